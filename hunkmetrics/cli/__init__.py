@@ -1,0 +1,1 @@
+"""The `hunkmetrics` command line (Typer + Rich). The library never imports this."""

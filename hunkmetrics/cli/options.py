@@ -1,0 +1,40 @@
+"""Options shared by every command, defined once."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+class Hunking(StrEnum):
+    as_given = "as-given"
+    regions = "regions"
+
+
+class Format(StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+PatchArg = Annotated[str, typer.Argument(
+    help="Unified diff (git or plain) to read; '-' reads standard input.",
+    show_default=False)]
+RepoOpt = Annotated[Path | None, typer.Option(
+    "--repo", help="Source tree: a working tree, or with --rev a git repository (bare is "
+    "fine). Its side of the patch is detected; the other side is derived in memory.",
+    rich_help_panel="Sources")]
+RevOpt = Annotated[str | None, typer.Option(
+    "--rev", help="Read files from this git revision of --repo (default repo: '.').",
+    rich_help_panel="Sources")]
+ReverseOpt = Annotated[bool, typer.Option(
+    "--reverse", help="Swap the patch's sides. Defects4J patches go fixed → buggy: use "
+    "--reverse to read them as fixes.", rich_help_panel="Patch")]
+HunksOpt = Annotated[Hunking, typer.Option(
+    "--hunks", help="'as-given': the @@ blocks; 'regions': re-cut as git would with 3 lines "
+    "of context, so -U0 and -U10 diffs give the same hunks.", rich_help_panel="Patch")]
+FormatOpt = Annotated[Format, typer.Option(
+    "--format", "-f", help="Output: a table for people, json or csv for programs.")]

@@ -1,0 +1,19 @@
+"""Errors the library raises on purpose, and the exit codes the CLI maps them to."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1
+EXIT_INPUT = 2
+
+
+class HunkmetricsError(Exception):
+    """Base class: bad input the user can fix. The message is one line, meant for a person."""
+
+
+class PatchError(HunkmetricsError):
+    """The diff is empty, truncated or not a unified diff."""
+
+
+class SourceError(HunkmetricsError):
+    """The sources given do not exist or do not match the patch."""

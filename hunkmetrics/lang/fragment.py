@@ -1,0 +1,248 @@
+"""Locating a hunk from the diff alone: parse its own lines, wrapped so that a fragment
+of a file parses, and say what could not be seen."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
+
+import tree_sitter as ts
+
+from ..patch.model import FileDiff, Hunk, LineKind
+from .index import FileIndex, Scope, build_index, directory_package
+from .languages import LanguageRules, parser
+from .locate import Location, locate_in_index, python_package
+
+_JAVA_TYPE_RE = re.compile(r"\b(class|interface|enum|record|@interface)\s+([A-Za-z_$][\w$]*)")
+_PY_HEADER_RE = re.compile(r"^(async\s+def|def|class)\s+\w+")
+_JAVA_PACKAGE_RE = re.compile(r"^\s*package\s+([\w.]+)\s*;")
+_TOP_LEVEL_RE = re.compile(r"^\s*(import|package|#\s*include|using|from)\b|^\s*$")
+# Error recovery can read `} else {` as a method named `else`: no callable has these names.
+_KEYWORDS = frozenset({"if", "else", "for", "while", "do", "switch", "case", "catch", "try",
+                       "finally", "synchronized", "return", "new", "throw", "assert", "super",
+                       "this"})
+
+
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    """Synthetic source around a hunk's lines; `line_map[i]` is the pre-image (or
+    post-image) line number of synthetic line i+1, or None for a wrapper line."""
+
+    text: bytes
+    line_map: tuple[int | None, ...]
+    wrapper_types: int  # how many type scopes the wrapper itself opens
+    tree: ts.Tree
+    errors: int
+
+
+def hunk_side_lines(hunk: Hunk, side: str = "pre") -> list[tuple[int, str]]:
+    """(line number, text) of the hunk's lines on one side: context + removed (pre) or
+    context + added (post)."""
+    drop = LineKind.ADDED if side == "pre" else LineKind.REMOVED
+    out = []
+    for line in hunk.lines:
+        if line.kind is drop:
+            continue
+        number = line.old_lineno if side == "pre" else line.new_lineno
+        out.append((number or 0, line.text))
+    return out
+
+
+def java_package_guess(path: str, rules: LanguageRules) -> str:
+    """The package a Java path implies once a known source root is dropped."""
+    directory = directory_package(path)
+    for root in rules.source_roots:
+        if directory == root:
+            return ""
+        if directory.startswith(root + "/"):
+            return directory[len(root) + 1:].replace("/", ".")
+    return directory.replace("/", ".")
+
+
+def _brace_depths(lines: list[str]) -> tuple[int, int]:
+    """(lowest running depth, final depth) of `{`/`}` outside strings and comments."""
+    depth = low = 0
+    in_block = False
+    for line in lines:
+        i = 0
+        while i < len(line):
+            ch = line[i]
+            if in_block:
+                if line.startswith("*/", i):
+                    in_block, i = False, i + 1
+            elif line.startswith("//", i):
+                break
+            elif line.startswith("/*", i):
+                in_block, i = True, i + 1
+            elif ch in "\"'`":
+                end = line.find(ch, i + 1)
+                while end > 0 and line[end - 1] == "\\":
+                    end = line.find(ch, end + 1)
+                i = end if end > 0 else len(line)
+            elif ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                low = min(low, depth)
+            i += 1
+    return low, depth
+
+
+def _starts_in_comment(lines: list[str]) -> bool:
+    """True when a `*/` closes a block comment the hunk does not show opening."""
+    for line in lines:
+        close, open_ = line.find("*/"), line.find("/*")
+        if close >= 0 and (open_ < 0 or close < open_):
+            return True
+        if open_ >= 0:
+            return False
+    return False
+
+
+def build_fragment(hunk: Hunk, file_diff: FileDiff, rules: LanguageRules,
+                   side: str = "pre") -> Fragment:
+    """The best-parsing wrapping of the hunk's lines for this language."""
+    numbered = hunk_side_lines(hunk, side)
+    body = [text for _, text in numbered]
+    numbers: list[int | None] = [n for n, _ in numbered]
+    if rules.fragment == "braces" and _starts_in_comment(body):
+        body, numbers = ["/*", *body], [None, *numbers]
+    candidates: list[tuple[list[str], list[int | None], int]] = []
+    if rules.fragment == "indent":
+        candidates.extend(_python_wrappings(body, numbers, hunk.section))
+    else:
+        candidates.extend(_brace_wrappings(body, numbers, hunk.section, file_diff, rules))
+    best: Fragment | None = None
+    for lines, line_map, wrapper_types in candidates:
+        data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
+        tree = parser(rules.name).parse(data)
+        errors = _error_count(tree)
+        if best is None or errors < best.errors:
+            best = Fragment(data, tuple(line_map), wrapper_types, tree, errors)
+        if errors == 0:
+            break
+    assert best is not None
+    return best
+
+
+def _brace_wrappings(body: list[str], numbers: list[int | None], section: str,
+                     file_diff: FileDiff, rules: LanguageRules):
+    """Wrappings for a brace language. The hunk's unmatched `}` close blocks it does not
+    show; the last of them may close the type itself, so both readings are tried."""
+    low, final = _brace_depths(body)
+    java = rules.name == "java"
+    type_line = None
+    if java:
+        match = _JAVA_TYPE_RE.search(section)
+        header = section if match and section.rstrip().endswith("{") else None
+        type_line = header or f"class {PurePosixPath(file_diff.path).stem} {{"
+    readings = sorted({-low, max(0, -low - 1)} if java else {-low}, reverse=True)
+    for extra in readings:
+        for method in (False, True):
+            head = ([type_line] if type_line else []) + (
+                ["void __fragment__() {"] if method else []) + ["{"] * extra
+            depth = len(head) + final  # every open of the head is one `{`
+            tail = ["}"] * max(0, depth)
+            yield ([*head, *body, *tail], [None] * len(head) + numbers + [None] * len(tail),
+                   1 if type_line else 0)
+
+
+def _python_wrappings(body: list[str], numbers: list[int | None], section: str):
+    indents = [len(t) - len(t.lstrip()) for t in body if t.strip()]
+    low = min(indents) if indents else 0
+    if low and _PY_HEADER_RE.match(section):
+        yield [section, *body], [None, *numbers], 1 if section.startswith("class") else 0
+    yield [t[low:] if len(t) >= low else t.lstrip() for t in body], list(numbers), 0
+
+
+def _error_count(tree: ts.Tree) -> int:
+    if not tree.root_node.has_error:
+        return 0
+    count = 0
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            count += 1
+        else:
+            stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return count
+
+
+def _remap(index: FileIndex, fragment: Fragment) -> FileIndex:
+    """Synthetic line numbers → the file's, wrapper lines stretching to the outside."""
+    known = [n for n in fragment.line_map if n]
+    first, last = (min(known), max(known)) if known else (0, 0)
+
+    def at(line: int, default: int) -> int:
+        mapped = fragment.line_map[line - 1] if 0 < line <= len(fragment.line_map) else None
+        return mapped if mapped else default
+
+    scopes = []
+    for scope in index.scopes:
+        bare = scope.qualifier.rsplit(".", 1)[-1]
+        if "__fragment__" in scope.name or (scope.kind == "callable" and bare in _KEYWORDS):
+            continue
+        scopes.append(replace(scope, start=at(scope.start, first - 1),
+                              end=at(scope.end, last + 1)))
+    return replace(index, scopes=tuple(scopes))
+
+
+def locate_from_diff(hunk: Hunk, file_diff: FileDiff, rules: LanguageRules) -> Location:
+    """Locate one hunk from its own lines (pre-image side, or post-image for a new file)."""
+    side = "post" if file_diff.old_path is None else "pre"
+    fragment = build_fragment(hunk, file_diff, rules, side)
+    path = file_diff.path
+    package = _diff_package(hunk, path, rules)
+    root = package
+    if rules.name == "python":
+        root = ".".join(p for p in (package, PurePosixPath(path).stem) if p)
+    elif rules.package != "declaration":
+        root = ""
+    index = build_index(fragment.text, rules, path, package=package, root=root,
+                        tree=fragment.tree)
+    index = _remap(index, fragment)
+    location = locate_in_index(index, hunk, "diff")
+    if side == "post":
+        location = replace(location, class_name=None, method=None, methods=(),
+                           method_span=None, note="new file: located in its post-image")
+        return location
+    location = replace(location, method_span=None)
+    if location.method is None and not _type_declared_inside(index, hunk, fragment):
+        location = replace(location, placed=False,
+                           note="enclosing method not visible in the diff (no source given)")
+    return location
+
+
+def _type_declared_inside(index: FileIndex, hunk: Hunk, fragment: Fragment) -> bool:
+    """True when the innermost scope around the change is a type whose declaration the
+    hunk itself shows, so a null method is certain rather than unknown."""
+    from .locate import anchors
+
+    points = anchors(hunk)
+    if not points:
+        return False
+    known = {n for n in fragment.line_map if n}
+    scopes: list[Scope] = index.enclosing(points[0].first, points[-1].last)
+    if not scopes:  # top level: only certain for lines that can only be there
+        return all(_TOP_LEVEL_RE.match(t) for t in hunk.removed_text or hunk.added_text)
+    innermost = scopes[-1]
+    return innermost.kind == "type" and innermost.start in known
+
+
+def _diff_package(hunk: Hunk, path: str, rules: LanguageRules) -> str:
+    if rules.name == "java":
+        for line in hunk.lines:
+            match = _JAVA_PACKAGE_RE.match(line.text)
+            if match:
+                return match.group(1)
+        return java_package_guess(path, rules)
+    if rules.name == "python":
+        return python_package(path)
+    if rules.name == "go":
+        for line in hunk.lines:
+            match = re.match(r"^package\s+(\w+)", line.text)
+            if match:
+                return match.group(1)
+    return directory_package(path)

@@ -1,0 +1,215 @@
+"""A file's index of types and callables with their line spans, from one parse."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Literal
+
+import tree_sitter as ts
+
+from .languages import LanguageRules, parser, scope_query
+from .names import c_declarator_name, callable_name, clean_type, parameters, text
+
+ScopeKind = Literal["type", "callable", "namespace"]
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """A type, callable or namespace, with its 1-based inclusive line span."""
+
+    kind: ScopeKind
+    name: str  # qualified; callables carry their parameter list
+    qualifier: str  # prefix for what nests inside (a callable's name without parameters)
+    start: int
+    end: int
+    depth: int
+    owner: str | None = None  # a callable's type (its class)
+
+    def contains(self, first: int, last: int) -> bool:
+        return self.start <= first and last <= self.end
+
+
+@dataclass(frozen=True, slots=True)
+class FileIndex:
+    """Every scope of one file, ordered by start line; reusable across hunks and runs."""
+
+    path: str
+    language: str
+    package: str | None
+    scopes: tuple[Scope, ...]
+    parse_errors: int = 0
+    line_count: int = 0
+
+    def enclosing(self, first: int, last: int) -> list[Scope]:
+        """Scopes whose span holds lines first..last, outermost first."""
+        found = [s for s in self.scopes if s.contains(first, last)]
+        found.sort(key=lambda s: s.depth)
+        return found
+
+
+@dataclass
+class IndexCache:
+    """Indexes by (language, content hash): each distinct file text is parsed once."""
+
+    entries: dict[tuple[str, str, str], FileIndex] = field(default_factory=dict)
+    parses: int = 0
+
+    def get(self, key: tuple[str, str, str], build: Callable[[], FileIndex]) -> FileIndex:
+        if key not in self.entries:
+            self.entries[key] = build()
+            self.parses += 1
+        return self.entries[key]
+
+
+def content_key(rules: LanguageRules, path: str, data: bytes) -> tuple[str, str, str]:
+    # The path matters for languages whose package or module comes from it.
+    return (rules.name, path, hashlib.sha1(data).hexdigest())
+
+
+def directory_package(path: str) -> str:
+    return str(PurePosixPath(path).parent).replace("\\", "/").removeprefix(".")
+
+
+def build_index(data: bytes, rules: LanguageRules, path: str, *,
+                package: str | None = None, root: str | None = None,
+                tree: ts.Tree | None = None) -> FileIndex:
+    """Parse `data` and index its scopes.
+
+    `package` overrides the package (Python's comes from the tree layout); `root` the
+    qualifier that top-level names start with (default: the package, or for Python the
+    module)."""
+    tree = tree or parser(rules.name).parse(data)
+    captures = ts.QueryCursor(scope_query(rules.name)).captures(tree.root_node)
+    if package is None:
+        declared = captures.get("package", [])
+        if rules.package == "declaration" and declared:
+            package = text(declared[0])
+        elif rules.package == "declaration":
+            package = "" if rules.name == "java" else directory_package(path)
+        else:
+            package = directory_package(path)
+    if root is None:
+        root = package if rules.package == "declaration" else ""
+        if rules.name == "python":
+            root = python_module(package, path)
+    nodes: list[tuple[ts.Node, ScopeKind | Literal["anon"]]] = []
+    for kind in ("type", "callable", "namespace", "anon"):
+        nodes.extend((n, kind) for n in captures.get(kind, []))  # type: ignore[misc]
+    nodes.sort(key=lambda item: (item[0].start_byte, -item[0].end_byte))
+    scopes = _nest(nodes, rules, root, package)
+    return FileIndex(path, rules.name, package, tuple(scopes),
+                     parse_errors=_count_errors(tree), line_count=data.count(b"\n") + 1)
+
+
+def python_module(package: str | None, path: str) -> str:
+    stem = PurePosixPath(path).stem
+    if stem == "__init__":
+        return package or ""
+    return f"{package}.{stem}" if package else stem
+
+
+def _join(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _nest(nodes: list[tuple[ts.Node, str]], rules: LanguageRules, root: str,
+          package: str | None) -> list[Scope]:
+    scopes: list[Scope] = []
+    stack: list[tuple[ts.Node, Scope]] = []
+    anonymous: Counter[str] = Counter()
+    seen: set[int] = set()
+    for node, kind in nodes:
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        while stack and stack[-1][0].end_byte <= node.start_byte:
+            stack.pop()
+        parents = [s for _, s in stack]
+        scope = _make_scope(node, kind, rules, root, package, parents, anonymous)
+        if scope is not None:
+            scopes.append(scope)
+            stack.append((node, scope))
+    scopes.sort(key=lambda s: (s.start, s.depth))
+    return scopes
+
+
+def _prefix(parents: list[Scope], root: str, by_callables: bool) -> str:
+    for scope in reversed(parents):
+        if by_callables or scope.kind != "callable":
+            return scope.qualifier
+    return root
+
+
+def _make_scope(node: ts.Node, kind: str, rules: LanguageRules, root: str,
+                package: str | None, parents: list[Scope],
+                anonymous: Counter[str]) -> Scope | None:
+    depth = len(parents) + 1
+    start, end = _span(node)
+    if kind == "anon":
+        owner = next((s for s in reversed(parents) if s.kind == "type"), None)
+        base = owner.qualifier if owner else root
+        anonymous[base] += 1
+        name = f"{base}${anonymous[base]}"
+        return Scope("type", name, name, start, end, depth)
+    if kind in ("type", "namespace"):
+        if rules.name in ("c", "cpp") and node.child_by_field_name("body") is None:
+            return None  # a forward declaration or an elaborated type, not a definition
+        bare = text(node.child_by_field_name("name")) or (
+            "(anonymous)" if kind == "namespace" else "")
+        if not bare:
+            return None
+        name = _join(_prefix(parents, root, rules.qualify_by_callables), clean_type(bare))
+        return Scope(kind, name, name, start, end, depth)  # type: ignore[arg-type]
+    bare = callable_name(node, rules.name)
+    if not bare:
+        return None
+    prefix = _prefix(parents, root, rules.qualify_by_callables)
+    owner = next((s.name for s in reversed(parents) if s.kind == "type"), None)
+    if rules.name == "go" and node.type == "method_declaration":
+        receiver = _go_receiver(node)
+        owner = _join(package or "", receiver) if receiver else None
+        prefix = owner or prefix
+    elif rules.name in ("c", "cpp") and "." in bare:
+        parts = c_declarator_name(node)
+        owner = _join(prefix, ".".join(parts[:-1]))
+        prefix, bare = owner, parts[-1]
+    qualifier = _join(prefix, bare)
+    name = f"{qualifier}({','.join(parameters(node, rules.name))})"
+    return Scope("callable", name, qualifier, start, end, depth, owner)
+
+
+def _span(node: ts.Node) -> tuple[int, int]:
+    start = node.start_point.row + 1
+    parent = node.parent
+    if parent is not None and parent.type == "decorated_definition":
+        start = parent.start_point.row + 1
+    end_row = node.end_point.row
+    if node.end_point.column == 0 and end_row > node.start_point.row:
+        end_row -= 1  # the node ends with the newline of its last line
+    return start, end_row + 1
+
+
+def _go_receiver(node: ts.Node) -> str | None:
+    receiver = node.child_by_field_name("receiver")
+    for param in receiver.named_children if receiver is not None else ():
+        kind = clean_type(text(param.child_by_field_name("type")))
+        return kind.lstrip("*") or None
+    return None
+
+
+def _count_errors(tree: ts.Tree) -> int:
+    if not tree.root_node.has_error:
+        return 0
+    query_cursor = 0
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            query_cursor += 1
+            continue
+        stack.extend(child for child in node.children if child.has_error or child.is_missing)
+    return query_cursor

@@ -1,0 +1,209 @@
+"""The immutable patch model: Patch ⊃ FileDiff ⊃ Hunk ⊃ Line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+
+class LineKind(StrEnum):
+    CONTEXT = "context"
+    REMOVED = "removed"
+    ADDED = "added"
+
+
+class FileStatus(StrEnum):
+    MODIFIED = "modified"
+    ADDED = "added"
+    DELETED = "deleted"
+    RENAMED = "renamed"
+    COPIED = "copied"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One hunk line, without its marker and without its line ending.
+
+    `eol` is the line ending the line had in the file ("\\n", "\\r\\n", or "" when the
+    diff said "\\ No newline at end of file").
+    """
+
+    kind: LineKind
+    text: str
+    old_lineno: int | None
+    new_lineno: int | None
+    eol: str = "\n"
+
+    def swapped(self) -> Line:
+        kind = {
+            LineKind.REMOVED: LineKind.ADDED,
+            LineKind.ADDED: LineKind.REMOVED,
+        }.get(self.kind, self.kind)
+        return Line(kind, self.text, self.new_lineno, self.old_lineno, self.eol)
+
+
+@dataclass(frozen=True, slots=True)
+class Hunk:
+    """One `@@` block (or one change region when re-cut)."""
+
+    index: int
+    path: str
+    old_start: int
+    old_lines: int
+    new_start: int
+    new_lines: int
+    section: str
+    lines: tuple[Line, ...]
+
+    @property
+    def removed(self) -> tuple[Line, ...]:
+        return tuple(line for line in self.lines if line.kind is LineKind.REMOVED)
+
+    @property
+    def added(self) -> tuple[Line, ...]:
+        return tuple(line for line in self.lines if line.kind is LineKind.ADDED)
+
+    @property
+    def removed_text(self) -> list[str]:
+        return [line.text for line in self.lines if line.kind is LineKind.REMOVED]
+
+    @property
+    def added_text(self) -> list[str]:
+        return [line.text for line in self.lines if line.kind is LineKind.ADDED]
+
+    @property
+    def insertion_points(self) -> tuple[int, ...]:
+        """For each run of added lines that replaces nothing, the pre-image line after
+        which it is inserted (0 = top of file)."""
+        points: list[int] = []
+        last_old = self.old_start - 1 if self.old_lines else self.old_start
+        prev: LineKind | None = None
+        for line in self.lines:
+            if line.kind is LineKind.ADDED and prev is None or (
+                line.kind is LineKind.ADDED and prev is LineKind.CONTEXT
+            ):
+                points.append(last_old)
+            if line.old_lineno is not None:
+                last_old = line.old_lineno
+            prev = line.kind
+        return tuple(points)
+
+    @property
+    def changed_lines(self) -> tuple[int, ...]:
+        """The spec's changed lines: removed lines' pre-image numbers or, for a hunk that
+        only adds, its insertion point(s)."""
+        removed = tuple(line.old_lineno for line in self.removed if line.old_lineno)
+        return removed if removed else self.insertion_points
+
+    @property
+    def is_pure_addition(self) -> bool:
+        return not self.removed and bool(self.added)
+
+    def swapped(self) -> Hunk:
+        return replace(
+            self,
+            old_start=self.new_start,
+            old_lines=self.new_lines,
+            new_start=self.old_start,
+            new_lines=self.old_lines,
+            lines=_reverse_line_order(tuple(line.swapped() for line in self.lines)),
+        )
+
+
+def _reverse_line_order(lines: tuple[Line, ...]) -> tuple[Line, ...]:
+    """After swapping sides, put removed lines before added lines in each change run,
+    as a diff tool would print them."""
+    out: list[Line] = []
+    removed: list[Line] = []
+    added: list[Line] = []
+    for line in lines:
+        if line.kind is LineKind.CONTEXT:
+            out.extend(removed)
+            out.extend(added)
+            removed, added = [], []
+            out.append(line)
+        elif line.kind is LineKind.REMOVED:
+            removed.append(line)
+        else:
+            added.append(line)
+    out.extend(removed)
+    out.extend(added)
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class FileDiff:
+    """The changes to one file."""
+
+    old_path: str | None  # None for an added file
+    new_path: str | None  # None for a deleted file
+    status: FileStatus
+    hunks: tuple[Hunk, ...]
+    old_blob: str | None = None  # abbreviated blob hash from the `index` line
+    new_blob: str | None = None
+    old_mode: str | None = None
+    new_mode: str | None = None
+    is_binary: bool = False
+
+    @property
+    def path(self) -> str:
+        """The file's name in the post-image, or in the pre-image when deleted."""
+        return self.new_path if self.new_path is not None else (self.old_path or "")
+
+    @property
+    def is_mode_only(self) -> bool:
+        return not self.hunks and not self.is_binary and self.old_mode != self.new_mode
+
+    @property
+    def excluded_reason(self) -> str | None:
+        """Why this file takes no part in the metrics, or None."""
+        if self.is_binary:
+            return "binary"
+        if self.is_mode_only:
+            return "mode change only"
+        if not self.hunks:
+            return "no content change"
+        return None
+
+    def swapped(self) -> FileDiff:
+        status = {
+            FileStatus.ADDED: FileStatus.DELETED,
+            FileStatus.DELETED: FileStatus.ADDED,
+        }.get(self.status, self.status)
+        return replace(
+            self,
+            old_path=self.new_path,
+            new_path=self.old_path,
+            status=status,
+            hunks=tuple(h.swapped() for h in self.hunks),
+            old_blob=self.new_blob,
+            new_blob=self.old_blob,
+            old_mode=self.new_mode,
+            new_mode=self.old_mode,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Patch:
+    """A parsed unified diff. `hunks` holds every content hunk in file order, indexed
+    from 0; binary and mode-only files are kept in `files` but have no hunks."""
+
+    name: str
+    files: tuple[FileDiff, ...]
+    warnings: tuple[str, ...] = field(default=())
+    reversed: bool = False
+    hunking: str = "as-given"
+
+    @property
+    def hunks(self) -> tuple[Hunk, ...]:
+        return tuple(h for f in self.files for h in f.hunks)
+
+    @property
+    def content_files(self) -> tuple[FileDiff, ...]:
+        return tuple(f for f in self.files if f.excluded_reason is None)
+
+    def file_of(self, hunk: Hunk) -> FileDiff:
+        for f in self.files:
+            if hunk in f.hunks:
+                return f
+        raise KeyError(hunk.index)

@@ -1,0 +1,139 @@
+"""The command line: documents, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hunkmetrics.cli.app import app
+
+DIFF = b"""diff --git a/src/main/java/com/acme/Foo.java b/src/main/java/com/acme/Foo.java
+index 1111111..2222222 100644
+--- a/src/main/java/com/acme/Foo.java
++++ b/src/main/java/com/acme/Foo.java
+@@ -3,7 +3,7 @@ public class Foo {
+     private int count;
+ 
+     public int bump(int by) {
+-        count += by;
++        count += 2 * by;
+         return count;
+     }
+ 
+@@ -20,6 +20,7 @@ public class Foo {
+     }
+ 
+     public void reset() {
++        log("reset");
+         count = 0;
+     }
+ }
+"""
+
+runner = CliRunner()
+
+
+def invoke(*args: str, input: bytes | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_json_document_from_stdin() -> None:
+    result = invoke("hunks", "-", "--format", "json", input=DIFF)
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["schema"] == "hunkmetrics/hunks/v1"
+    assert document["tool"]["name"] == "hunkmetrics"
+    first, second = document["hunks"]
+    required = {"index", "file", "old_start", "old_lines", "new_start", "new_lines", "added",
+                "removed", "language", "package", "class", "method", "located_by"}
+    assert required <= set(first)
+    assert (first["index"], first["old_start"], first["added"], first["removed"]) == (0, 3, 1, 1)
+    # Diff alone: the method declaration is visible in the hunk's context.
+    assert first["package"] == "com.acme"
+    assert first["class"] == "com.acme.Foo"
+    assert first["method"] == "com.acme.Foo.bump(int)"
+    assert first["located_by"] == "diff" and first["placed"] is True
+    assert second["method"] == "com.acme.Foo.reset()"
+    assert second["changed_lines"] == [22]
+
+
+def test_csv_has_a_header_and_a_row_per_hunk() -> None:
+    result = invoke("hunks", "-", "--format", "csv", input=DIFF)
+    assert result.exit_code == 0
+    lines = result.stdout.strip().splitlines()
+    assert lines[0].startswith("index,file,old_start")
+    assert len(lines) == 3
+
+
+def test_table_names_the_methods() -> None:
+    result = invoke("hunks", "-", input=DIFF)
+    assert result.exit_code == 0
+    assert "bump(int)" in result.stdout and "reset()" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (["hunks", "/nonexistent/x.diff"], None, "no such file"),
+        (["hunks", "-"], b"", "empty diff"),
+        (["hunks", "-"], b"not a diff at all\n", "no file changes found"),
+        (["hunks", "-", "--repo", "/nonexistent-dir"], DIFF, "no such"),
+        (["hunks", "-", "--repo", ".", "--rev", "no-such-revision-xyz"], DIFF,
+         "does not exist"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args, stdin, message) -> None:
+    result = invoke(*args, input=stdin)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.output
+
+
+def test_usage_error_exits_2() -> None:
+    result = invoke("hunks", "-", "--hunks", "sideways", input=DIFF)
+    assert result.exit_code == 2
+
+
+def test_internal_error_exits_1_with_hint(monkeypatch) -> None:
+    import hunkmetrics.cli.app as cli
+
+    def broken(*_a, **_k):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli, "hunks_document", broken)
+    result = invoke("hunks", "-", input=DIFF)
+    assert result.exit_code == 1
+    assert "internal error: RuntimeError: boom" in result.stderr
+    assert "--debug" in result.stderr
+    debug = invoke("--debug", "hunks", "-", input=DIFF)
+    assert isinstance(debug.exception, RuntimeError)
+
+
+def test_help_documents_exit_codes() -> None:
+    result = invoke("--help")
+    assert result.exit_code == 0
+    assert "Exit codes" in result.stdout
+
+
+def test_console_script_runs(tmp_path: Path) -> None:
+    patch = tmp_path / "p.diff"
+    patch.write_bytes(DIFF)
+    done = subprocess.run([sys.executable, "-m", "hunkmetrics", "hunks", str(patch),
+                           "--format", "json"], capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hunks"][0]["method"] == "com.acme.Foo.bump(int)"
+
+
+def test_library_imports_without_cli_dependencies() -> None:
+    code = ("import sys; sys.modules['typer'] = None; sys.modules['rich'] = None\n"
+            "import hunkmetrics\n"
+            "from hunkmetrics import parse_patch, open_workspace\n"
+            "print('ok')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "ok", done.stderr
