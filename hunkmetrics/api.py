@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .lang.index import IndexCache
+from .lang.index import ParseCache
 from .lang.locate import LocatedHunk, locate_patch
+from .metrics.divergence import DISTRIBUTED_WEIGHT, DivergenceResult, compute_divergence
 from .patch.model import Patch
 from .patch.parse import parse_patch, read_patch
 from .sources.readers import open_reader
@@ -22,7 +23,7 @@ class Workspace:
 
     patch: Patch
     sources: Sources | None = None
-    cache: IndexCache = field(default_factory=IndexCache)
+    cache: ParseCache = field(default_factory=ParseCache)
     _located: list[LocatedHunk] | None = None
 
     def located(self) -> list[LocatedHunk]:
@@ -114,3 +115,22 @@ def hunks_document(workspace: Workspace) -> dict[str, Any]:
         "hunks": [hunk_record(item) for item in workspace.located()],
         "warnings": workspace.warnings,
     }
+
+
+def divergence(patch: str | Path | bytes | Patch | Workspace, *, profile: str = "default",
+               source: str | Path | tuple[str | Path, str] | None = None,
+               repo: str | Path | None = None, rev: str | None = None, reverse: bool = False,
+               hunking: str = "as-given",
+               distributed_weight: float = DISTRIBUTED_WEIGHT) -> DivergenceResult:
+    """Hunk divergence of a patch (docs/metrics.md). `source` is a working tree or a
+    `(repo, rev)` pair; without it the AST parts come from the diff's own lines."""
+    if isinstance(patch, Workspace):
+        return compute_divergence(patch.patch, patch.sources, patch.cache, profile=profile,
+                                  distributed_weight=distributed_weight)
+    if isinstance(source, tuple):
+        repo, rev = source
+    elif source is not None:
+        repo = source
+    with open_workspace(patch, repo=repo, rev=rev, reverse=reverse, hunking=hunking) as ws:
+        return compute_divergence(ws.patch, ws.sources, ws.cache, profile=profile,
+                                  distributed_weight=distributed_weight)

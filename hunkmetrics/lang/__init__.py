@@ -1,10 +1,10 @@
 """Languages: tree-sitter front-ends that turn source into the code-hierarchy model."""
 
-from .index import FileIndex, IndexCache, Scope, build_index
+from .index import FileIndex, ParseCache, Scope, build_index
 from .languages import LanguageRules, all_rules, rules_for_path
 from .locate import LocatedHunk, Location, locate_patch
 
 __all__ = [
-    "FileIndex", "IndexCache", "LanguageRules", "LocatedHunk", "Location", "Scope",
+    "FileIndex", "ParseCache", "LanguageRules", "LocatedHunk", "Location", "Scope",
     "all_rules", "build_index", "locate_patch", "rules_for_path",
 ]

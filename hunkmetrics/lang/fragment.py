@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 import tree_sitter as ts
 
 from ..patch.model import FileDiff, Hunk, LineKind
-from .index import FileIndex, Scope, build_index, directory_package
+from .index import FileIndex, ParseCache, Scope, build_index, directory_package
 from .languages import LanguageRules, parser
 from .locate import Location, locate_in_index, python_package
 
@@ -126,6 +126,15 @@ def build_fragment(hunk: Hunk, file_diff: FileDiff, rules: LanguageRules,
     return best
 
 
+def cached_fragment(cache: ParseCache, hunk: Hunk, file_diff: FileDiff, rules: LanguageRules,
+                    side: str) -> Fragment:
+    """`build_fragment`, once per hunk side and run."""
+    key = ("fragment", file_diff.path, hunk.index, hunk.old_start, hunk.new_start, side)
+    if key not in cache.fragments:
+        cache.fragments[key] = build_fragment(hunk, file_diff, rules, side)
+    return cache.fragments[key]  # type: ignore[return-value]
+
+
 def _brace_wrappings(body: list[str], numbers: list[int | None], section: str,
                      file_diff: FileDiff, rules: LanguageRules):
     """Wrappings for a brace language. The hunk's unmatched `}` close blocks it does not
@@ -189,10 +198,12 @@ def _remap(index: FileIndex, fragment: Fragment) -> FileIndex:
     return replace(index, scopes=tuple(scopes))
 
 
-def locate_from_diff(hunk: Hunk, file_diff: FileDiff, rules: LanguageRules) -> Location:
+def locate_from_diff(hunk: Hunk, file_diff: FileDiff, rules: LanguageRules,
+                     cache: ParseCache | None = None) -> Location:
     """Locate one hunk from its own lines (pre-image side, or post-image for a new file)."""
     side = "post" if file_diff.old_path is None else "pre"
-    fragment = build_fragment(hunk, file_diff, rules, side)
+    fragment = (cached_fragment(cache, hunk, file_diff, rules, side) if cache is not None
+                else build_fragment(hunk, file_diff, rules, side))
     path = file_diff.path
     package = _diff_package(hunk, path, rules)
     root = package

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Literal
@@ -52,22 +51,30 @@ class FileIndex:
 
 
 @dataclass
-class IndexCache:
-    """Indexes by (language, content hash): each distinct file text is parsed once."""
+class ParseCache:
+    """Trees and indexes by language and content hash: each distinct file text is parsed
+    once per run, whoever asks (the locator, then every metric)."""
 
-    entries: dict[tuple[str, str, str], FileIndex] = field(default_factory=dict)
+    trees: dict[tuple[str, str], ts.Tree] = field(default_factory=dict)
+    indexes: dict[tuple[str, str, str, str | None], FileIndex] = field(default_factory=dict)
+    fragments: dict[tuple[object, ...], object] = field(default_factory=dict)
     parses: int = 0
 
-    def get(self, key: tuple[str, str, str], build: Callable[[], FileIndex]) -> FileIndex:
-        if key not in self.entries:
-            self.entries[key] = build()
+    def tree(self, rules: LanguageRules, data: bytes) -> ts.Tree:
+        key = (rules.name, hashlib.sha1(data).hexdigest())
+        if key not in self.trees:
+            self.trees[key] = parser(rules.name).parse(data)
             self.parses += 1
-        return self.entries[key]
+        return self.trees[key]
 
-
-def content_key(rules: LanguageRules, path: str, data: bytes) -> tuple[str, str, str]:
-    # The path matters for languages whose package or module comes from it.
-    return (rules.name, path, hashlib.sha1(data).hexdigest())
+    def index(self, rules: LanguageRules, path: str, data: bytes,
+              package: str | None = None) -> FileIndex:
+        # The path matters for languages whose package or module comes from it.
+        key = (rules.name, path, hashlib.sha1(data).hexdigest(), package)
+        if key not in self.indexes:
+            self.indexes[key] = build_index(data, rules, path, package=package,
+                                            tree=self.tree(rules, data))
+        return self.indexes[key]
 
 
 def directory_package(path: str) -> str:

@@ -8,7 +8,7 @@ from typing import Literal
 
 from ..patch.model import FileDiff, Hunk, LineKind, Patch
 from ..sources.resolve import Sources
-from .index import FileIndex, IndexCache, Scope, build_index, content_key
+from .index import FileIndex, ParseCache, Scope
 from .languages import LanguageRules, rules_for_path
 
 LocatedBy = Literal["source", "diff"]
@@ -112,12 +112,12 @@ class LocatedHunk:
 
 
 def locate_patch(patch: Patch, sources: Sources | None = None,
-                 cache: IndexCache | None = None) -> list[LocatedHunk]:
+                 cache: ParseCache | None = None) -> list[LocatedHunk]:
     """Locate every hunk: from the full pre-image when `sources` are given, else from the
     diff's own lines."""
     from .fragment import locate_from_diff
 
-    cache = cache if cache is not None else IndexCache()
+    cache = cache if cache is not None else ParseCache()
     out: list[LocatedHunk] = []
     for file_diff in patch.files:
         if not file_diff.hunks:
@@ -137,7 +137,7 @@ def locate_patch(patch: Patch, sources: Sources | None = None,
                 if index.parse_errors:
                     loc = _with_note(loc, f"the file has {index.parse_errors} syntax error(s)")
             else:
-                loc = locate_from_diff(hunk, file_diff, rules)
+                loc = locate_from_diff(hunk, file_diff, rules, cache)
             out.append(LocatedHunk(hunk, file_diff, loc))
     return out
 
@@ -153,7 +153,7 @@ def _fallback_package(path: str) -> str:
 
 
 def _source_index(file_diff: FileDiff, rules: LanguageRules, sources: Sources,
-                  cache: IndexCache) -> FileIndex | None:
+                  cache: ParseCache) -> FileIndex | None:
     texts = sources.texts(file_diff)
     if texts is None:
         return None
@@ -163,5 +163,4 @@ def _source_index(file_diff: FileDiff, rules: LanguageRules, sources: Sources,
     if data is None or path is None:
         return None
     package = python_package(path, sources.reader.exists) if rules.name == "python" else None
-    return cache.get(content_key(rules, path, data),
-                     lambda: build_index(data, rules, path, package=package))
+    return cache.index(rules, path, data, package)

@@ -1,0 +1,1 @@
+"""Metrics: pure functions from located hunks to numbers."""

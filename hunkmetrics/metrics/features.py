@@ -1,0 +1,205 @@
+"""Per-hunk inputs of the pair metrics: code tokens, AST edit bag, BLEU text.
+
+Trees come from the run's ParseCache: the full pre- and post-image when sources are known,
+else the hunk's own lines parsed as a fragment (and the result says so)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Literal
+
+import tree_sitter as ts
+
+from ..lang.fragment import cached_fragment
+from ..lang.index import ParseCache
+from ..lang.languages import LanguageRules, rules_for_path
+from ..patch.model import FileDiff, Hunk, LineKind, Patch
+from ..sources.resolve import Sources
+
+SEPARATOR = "\x00SEP\x00"  # the one token between a hunk's removed and added tokens
+_GENERIC_TOKEN = re.compile(
+    r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|[A-Za-z_$][\w$]*|\d[\w.]*|==|!=|<=|>=|&&|\|\||'
+    r"->|::|\+\+|--|[^\sA-Za-z0-9_]")
+
+BagFrom = Literal["source", "diff", "tokens"]
+
+
+@dataclass(frozen=True, slots=True)
+class HunkFeatures:
+    index: int
+    path: str
+    language: str | None
+    tokens: tuple[str, ...]
+    bag: dict[str, int]
+    built_from: BagFrom
+    text: str  # birch: removed lines then added lines, joined by newlines
+    parse_errors: int = 0
+
+
+@dataclass
+class FeatureSet:
+    hunks: list[HunkFeatures]
+    warnings: list[str] = field(default_factory=list)
+
+
+def generic_tokens(lines: Iterable[str]) -> list[tuple[str, str]]:
+    """(class, text) tokens for a language without a grammar."""
+    out = []
+    for line in lines:
+        for match in _GENERIC_TOKEN.finditer(line):
+            token = match.group()
+            kind = ("string" if token[0] in "\"'" else "identifier"
+                    if token[0].isalpha() or token[0] in "_$" else "number"
+                    if token[0].isdigit() else "operator")
+            out.append((kind, token))
+    return out
+
+
+def nodes_on_rows(tree: ts.Tree, rows: set[int]) -> list[ts.Node]:
+    """Every node that starts on one of `rows` (0-based), in document order; subtrees that
+    do not reach those rows are skipped."""
+    if not rows:
+        return []
+    low, high = min(rows), max(rows)
+    found: list[ts.Node] = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        start = node.start_point.row
+        if start > high or node.end_point.row < low:
+            continue
+        if start in rows and node.parent is not None:
+            found.append(node)
+        stack.extend(reversed(node.children))
+    return found
+
+
+def _side(nodes: list[ts.Node], rules: LanguageRules):
+    """Tokens, named-node types and named leaves of one side, comments dropped."""
+    tokens: list[str] = []
+    types: Counter[str] = Counter()
+    leaves: dict[str, list[bytes]] = defaultdict(list)
+    comment_ends: list[int] = []
+    for node in nodes:
+        if comment_ends and node.start_byte < comment_ends[-1]:
+            continue  # inside a comment
+        if node.type in rules.comments:
+            comment_ends.append(node.end_byte)
+            continue
+        if node.is_missing:
+            continue
+        if node.child_count == 0:
+            tokens.append(node.text.decode("utf-8", "surrogateescape") if node.text else "")
+        if node.is_named and not node.is_error:
+            types[node.type] += 1
+            if node.named_child_count == 0:
+                leaves[node.type].append(node.text or b"")
+    return tokens, types, leaves
+
+
+def edit_bag(removed_types: Counter[str], added_types: Counter[str],
+             removed_leaves: dict[str, list], added_leaves: dict[str, list]) -> dict[str, int]:
+    """The spec's edit bag: -t deleted, +t inserted, ~t updated leaves paired in order."""
+    bag: Counter[str] = Counter()
+    for kind, count in (removed_types - added_types).items():
+        bag["-" + kind] = count
+    for kind, count in (added_types - removed_types).items():
+        bag["+" + kind] = count
+    for kind in removed_leaves.keys() & added_leaves.keys():
+        changed = sum(1 for a, b in zip(removed_leaves[kind], added_leaves[kind], strict=False)
+                      if a != b)
+        if changed:
+            bag["~" + kind] = changed
+    return dict(bag)
+
+
+def _rows(hunk: Hunk, kind: LineKind) -> set[int]:
+    if kind is LineKind.REMOVED:
+        return {ln.old_lineno - 1 for ln in hunk.lines if ln.kind is kind and ln.old_lineno}
+    return {ln.new_lineno - 1 for ln in hunk.lines if ln.kind is kind and ln.new_lineno}
+
+
+def _fragment_rows(line_map: tuple[int | None, ...], numbers: set[int]) -> set[int]:
+    return {row for row, n in enumerate(line_map) if n is not None and n - 1 in numbers}
+
+
+def hunk_features(hunk: Hunk, file_diff: FileDiff, sources: Sources | None,
+                  cache: ParseCache) -> HunkFeatures:
+    text = "\n".join(hunk.removed_text + hunk.added_text)
+    rules = rules_for_path(file_diff.path)
+    if rules is None:
+        removed = generic_tokens(hunk.removed_text)
+        added = generic_tokens(hunk.added_text)
+        bag = edit_bag(Counter(k for k, _ in removed), Counter(k for k, _ in added),
+                       _group(removed), _group(added))
+        tokens = [t for _, t in removed] + [SEPARATOR] + [t for _, t in added]
+        return HunkFeatures(hunk.index, file_diff.path, None, tuple(tokens), bag, "tokens",
+                            text)
+    removed_rows, added_rows = _rows(hunk, LineKind.REMOVED), _rows(hunk, LineKind.ADDED)
+    texts = sources.texts(file_diff) if sources is not None else None
+    errors = 0
+    if texts is not None:
+        pre_tree = cache.tree(rules, texts.pre) if texts.pre is not None else None
+        post_tree = cache.tree(rules, texts.post) if texts.post is not None else None
+        built_from: BagFrom = "source"
+    else:
+        pre = cached_fragment(cache, hunk, file_diff, rules, "pre") if removed_rows else None
+        post = cached_fragment(cache, hunk, file_diff, rules, "post") if added_rows else None
+        pre_tree, post_tree = (pre.tree if pre else None), (post.tree if post else None)
+        removed_rows = _fragment_rows(pre.line_map, removed_rows) if pre else set()
+        added_rows = _fragment_rows(post.line_map, added_rows) if post else set()
+        errors = (pre.errors if pre else 0) + (post.errors if post else 0)
+        built_from = "diff"
+    r_tokens, r_types, r_leaves = _side(
+        nodes_on_rows(pre_tree, removed_rows) if pre_tree else [], rules)
+    a_tokens, a_types, a_leaves = _side(
+        nodes_on_rows(post_tree, added_rows) if post_tree else [], rules)
+    return HunkFeatures(
+        index=hunk.index,
+        path=file_diff.path,
+        language=rules.name,
+        tokens=tuple(r_tokens + [SEPARATOR] + a_tokens),
+        bag=edit_bag(r_types, a_types, r_leaves, a_leaves),
+        built_from=built_from,
+        text=text,
+        parse_errors=errors,
+    )
+
+
+def _group(tokens: list[tuple[str, str]]) -> dict[str, list[str]]:
+    grouped: dict[str, list[str]] = defaultdict(list)
+    for kind, token in tokens:
+        grouped[kind].append(token)
+    return grouped
+
+
+def patch_features(patch: Patch, hunks: list[tuple[Hunk, FileDiff]], sources: Sources | None,
+                   cache: ParseCache) -> FeatureSet:
+    """Features of the given hunks, with warnings for whatever was not computed from a
+    full, parseable source."""
+    features = [hunk_features(h, f, sources, cache) for h, f in hunks]
+    warnings: list[str] = []
+    generic = [f for f in features if f.built_from == "tokens"]
+    if generic:
+        suffixes = sorted({PurePosixPath(f.path).suffix or f.path for f in generic})
+        warnings.append(
+            f"hunks {_list(f.index for f in generic)}: no grammar for {', '.join(suffixes)}; "
+            "lexical tokens from a generic tokenizer, structural bag from token classes")
+    from_diff = [f for f in features if f.built_from == "diff"]
+    if from_diff:
+        warnings.append(
+            f"hunks {_list(f.index for f in from_diff)}: no source given; AST edit bags from "
+            "parsing the hunks' own lines")
+    broken = [f for f in from_diff if f.parse_errors]
+    if broken:
+        warnings.append(f"hunks {_list(f.index for f in broken)}: their lines do not parse "
+                        "cleanly as a fragment; AST bags are partial")
+    return FeatureSet(features, warnings)
+
+
+def _list(indices: Iterable[int]) -> str:
+    return ",".join(str(i) for i in indices)
