@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,8 +110,8 @@ def hunks_document(workspace: Workspace) -> dict[str, Any]:
         "patch": patch.name,
         "reversed": patch.reversed,
         "hunking": patch.hunking,
-        "source": ({"description": workspace.sources.description,
-                    "side": workspace.sources.side} if workspace.sources else None),
+        "config": config_block(hunking=patch.hunking, reverse=patch.reversed),
+        "source": source_block(workspace),
         "excluded_files": [{"file": f.path, "reason": f.excluded_reason}
                            for f in patch.files if f.excluded_reason],
         "hunks": [hunk_record(item) for item in workspace.located()],
@@ -134,3 +136,33 @@ def divergence(patch: str | Path | bytes | Patch | Workspace, *, profile: str = 
     with open_workspace(patch, repo=repo, rev=rev, reverse=reverse, hunking=hunking) as ws:
         return compute_divergence(ws.patch, ws.sources, ws.cache, profile=profile,
                                   distributed_weight=distributed_weight)
+
+
+def config_block(**settings: Any) -> dict[str, Any]:
+    """The settings in force, with a short fingerprint: documents made under different
+    settings never look alike."""
+    canonical = json.dumps(settings, sort_keys=True, separators=(",", ":"))
+    return {**settings, "fingerprint": hashlib.sha256(canonical.encode()).hexdigest()[:12]}
+
+
+def source_block(workspace: Workspace) -> dict[str, str] | None:
+    if workspace.sources is None:
+        return None
+    return {"description": workspace.sources.description, "side": workspace.sources.side}
+
+
+def divergence_document(workspace: Workspace, result: DivergenceResult) -> dict[str, Any]:
+    """The `hunkmetrics/divergence/v1` JSON document."""
+    patch = workspace.patch
+    return {
+        "schema": "hunkmetrics/divergence/v1",
+        "tool": {"name": "hunkmetrics", "version": __version__},
+        "config": config_block(profile=result.profile,
+                               distributed_weight=result.distributed_weight,
+                               hunking=patch.hunking, reverse=patch.reversed),
+        "patch": patch.name,
+        "source": source_block(workspace),
+        "hunk_count": result.hunk_count,
+        "divergence": result.to_dict(),
+        "warnings": workspace.warnings + list(result.warnings),
+    }

@@ -14,6 +14,11 @@ class Hunking(StrEnum):
     regions = "regions"
 
 
+class Profile(StrEnum):
+    default = "default"
+    birch = "birch"
+
+
 class Format(StrEnum):
     table = "table"
     json = "json"
@@ -38,3 +43,6 @@ HunksOpt = Annotated[Hunking, typer.Option(
     "of context, so -U0 and -U10 diffs give the same hunks.", rich_help_panel="Patch")]
 FormatOpt = Annotated[Format, typer.Option(
     "--format", "-f", help="Output: a table for people, json or csv for programs.")]
+ProfileOpt = Annotated[Profile, typer.Option(
+    "--profile", help="'default': token edit distance and AST edit bags; 'birch': the "
+    "published Hunk4J definitions (BLEU, AST path distance).", rich_help_panel="Metric")]
