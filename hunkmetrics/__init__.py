@@ -4,23 +4,30 @@
     >>> with hunkmetrics.open_workspace("fix.diff", repo=".", rev="HEAD~1") as ws:
     ...     for item in ws.located():
     ...         print(item.hunk.index, item.location.method)
+    >>> hunkmetrics.characterize("fix.diff", source=(".", "HEAD~1")).to_dict()
 
 The library needs none of the CLI's packages (typer, rich).
 """
 
 __version__ = "0.1.0"
 
-from .api import Workspace, divergence, hunk_record, hunks_document, open_workspace  # noqa: E402
-from .errors import HunkmetricsError, PatchError, SourceError  # noqa: E402
-from .lang import LocatedHunk, Location, ParseCache, locate_patch  # noqa: E402
-from .metrics.divergence import DivergenceResult, PairScore  # noqa: E402
-from .patch import FileDiff, FileStatus, Hunk, Line, LineKind, Patch, parse_patch, read_patch  # noqa: E402,I001
-from .sources import GitRevisionReader, WorktreeReader, resolve_sources  # noqa: E402
+# ruff: noqa: E402, I001
+from .errors import HunkmetricsError, PatchError, SourceError
+from .patch import FileDiff, FileStatus, Hunk, Line, LineKind, Patch, parse_patch, read_patch
+from .sources import GitRevisionReader, WorktreeReader, resolve_sources
+from .lang import LocatedHunk, Location, ParseCache, locate_patch
+from .workspace import Workspace, open_workspace
+from .metrics.divergence import DivergenceResult, PairScore
+from .metrics.localization import LocalizationResult
+from .metrics.proximity import ProximityResult
+from .documents import hunk_record, hunks_document
+from .api import Characterization, characterize, divergence, localization, proximity
 
 __all__ = [
-    "FileDiff", "FileStatus", "GitRevisionReader", "Hunk", "HunkmetricsError", "ParseCache",
-    "Line", "LineKind", "LocatedHunk", "Location", "Patch", "PatchError", "SourceError",
-    "Workspace", "WorktreeReader", "__version__", "divergence", "DivergenceResult",
-    "PairScore", "hunk_record", "hunks_document",
-    "locate_patch", "open_workspace", "parse_patch", "read_patch", "resolve_sources",
+    "Characterization", "DivergenceResult", "FileDiff", "FileStatus", "GitRevisionReader",
+    "Hunk", "HunkmetricsError", "Line", "LineKind", "LocalizationResult", "LocatedHunk",
+    "Location", "PairScore", "ParseCache", "Patch", "PatchError", "ProximityResult",
+    "SourceError", "Workspace", "WorktreeReader", "__version__", "characterize",
+    "divergence", "hunk_record", "hunks_document", "localization", "locate_patch",
+    "open_workspace", "parse_patch", "proximity", "read_patch", "resolve_sources",
 ]

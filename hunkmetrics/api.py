@@ -1,168 +1,216 @@
-"""The library's front door: load a patch with its sources and locate its hunks."""
+"""The library's entry points: one call per metric, and `characterize` for all of them."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .lang.index import ParseCache
-from .lang.locate import LocatedHunk, locate_patch
-from .metrics.divergence import DISTRIBUTED_WEIGHT, DivergenceResult, compute_divergence
+from .documents import (
+    TOOL,
+    config_block,
+    file_records,
+    hunk_record,
+    source_block,
+)
+from .errors import PatchError
+from .metrics.divergence import (
+    DISTRIBUTED_WEIGHT,
+    DivergenceResult,
+    compute_divergence,
+    counted_hunks,
+)
+from .metrics.localization import LocalizationResult, compare
+from .metrics.proximity import ProximityResult, classify
 from .patch.model import Patch
-from .patch.parse import parse_patch, read_patch
-from .sources.readers import open_reader
-from .sources.resolve import Sources, resolve_sources
+from .workspace import PatchInput, Workspace, load_patch, open_workspace
+
+Source = str | Path | tuple[str | Path, str] | None
 
 
-@dataclass
-class Workspace:
-    """A patch, the sources it was resolved against (if any) and a parse cache: the
-    inputs every metric starts from. Close it (or use `with`) to stop a git reader."""
-
-    patch: Patch
-    sources: Sources | None = None
-    cache: ParseCache = field(default_factory=ParseCache)
-    _located: list[LocatedHunk] | None = None
-
-    def located(self) -> list[LocatedHunk]:
-        """Every hunk with its location, computed once."""
-        if self._located is None:
-            self._located = locate_patch(self.patch, self.sources, self.cache)
-        return self._located
-
-    @property
-    def warnings(self) -> list[str]:
-        return list(self.patch.warnings)
-
-    def close(self) -> None:
-        if self.sources is not None:
-            self.sources.reader.close()
-
-    def __enter__(self) -> Workspace:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+def _repo_rev(source: Source, repo: str | Path | None, rev: str | None):
+    if isinstance(source, tuple):
+        return source
+    if source is not None:
+        return source, rev
+    return repo, rev
 
 
-def open_workspace(patch: str | Path | bytes | Patch, *, repo: str | Path | None = None,
-                   rev: str | None = None, reverse: bool = False,
-                   hunking: str = "as-given", stdin: bytes | None = None) -> Workspace:
-    """Parse `patch` (a path, `-` with `stdin`, raw diff bytes, or a Patch) and, with
-    `repo` (and `rev`), resolve its sources: which side the tree holds, and the other
-    side derived by applying the patch in memory."""
-    if isinstance(patch, Patch):
-        parsed = patch
-    elif isinstance(patch, bytes):
-        parsed = parse_patch(patch, reverse=reverse, hunking=hunking)
-    else:
-        parsed = read_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin)
-    if rev is not None and repo is None:
-        repo = "."
-    sources = None
-    if repo is not None:
-        reader = open_reader(repo, rev)
-        try:
-            sources = resolve_sources(parsed, reader)
-        except Exception:
-            reader.close()
-            raise
-    return Workspace(parsed, sources)
+def _workspace(patch: PatchInput | Workspace, source: Source, repo, rev, reverse: bool,
+               hunking: str) -> tuple[Workspace, bool]:
+    """The workspace to use, and whether this call opened it (and must close it)."""
+    if isinstance(patch, Workspace):
+        return patch, False
+    repo, rev = _repo_rev(source, repo, rev)
+    return open_workspace(patch, repo=repo, rev=rev, reverse=reverse, hunking=hunking), True
 
 
-def hunk_record(item: LocatedHunk) -> dict[str, Any]:
-    """One hunk as in the `hunkmetrics/hunks/v1` document."""
-    hunk, loc = item.hunk, item.location
-    return {
-        "index": hunk.index,
-        "file": item.file.path,
-        "old_path": item.file.old_path,
-        "status": item.file.status.value,
-        "old_start": hunk.old_start,
-        "old_lines": hunk.old_lines,
-        "new_start": hunk.new_start,
-        "new_lines": hunk.new_lines,
-        "added": len(hunk.added),
-        "removed": len(hunk.removed),
-        "changed_lines": list(hunk.changed_lines),
-        "language": loc.language,
-        "package": loc.package,
-        "class": loc.class_name,
-        "method": loc.method,
-        "methods": list(loc.methods),
-        "method_span": list(loc.method_span) if loc.method_span else None,
-        "located_by": loc.located_by,
-        "placed": loc.placed,
-        "note": loc.note,
-    }
-
-
-def hunks_document(workspace: Workspace) -> dict[str, Any]:
-    """The `hunkmetrics/hunks/v1` JSON document."""
-    patch = workspace.patch
-    return {
-        "schema": "hunkmetrics/hunks/v1",
-        "tool": {"name": "hunkmetrics", "version": __version__},
-        "patch": patch.name,
-        "reversed": patch.reversed,
-        "hunking": patch.hunking,
-        "config": config_block(hunking=patch.hunking, reverse=patch.reversed),
-        "source": source_block(workspace),
-        "excluded_files": [{"file": f.path, "reason": f.excluded_reason}
-                           for f in patch.files if f.excluded_reason],
-        "hunks": [hunk_record(item) for item in workspace.located()],
-        "warnings": workspace.warnings,
-    }
-
-
-def divergence(patch: str | Path | bytes | Patch | Workspace, *, profile: str = "default",
-               source: str | Path | tuple[str | Path, str] | None = None,
-               repo: str | Path | None = None, rev: str | None = None, reverse: bool = False,
-               hunking: str = "as-given",
+def divergence(patch: PatchInput | Workspace, *, profile: str = "default",
+               source: Source = None, repo: str | Path | None = None, rev: str | None = None,
+               reverse: bool = False, hunking: str = "as-given",
                distributed_weight: float = DISTRIBUTED_WEIGHT) -> DivergenceResult:
     """Hunk divergence of a patch (docs/metrics.md). `source` is a working tree or a
     `(repo, rev)` pair; without it the AST parts come from the diff's own lines."""
-    if isinstance(patch, Workspace):
-        return compute_divergence(patch.patch, patch.sources, patch.cache, profile=profile,
-                                  distributed_weight=distributed_weight)
-    if isinstance(source, tuple):
-        repo, rev = source
-    elif source is not None:
-        repo = source
-    with open_workspace(patch, repo=repo, rev=rev, reverse=reverse, hunking=hunking) as ws:
+    ws, owned = _workspace(patch, source, repo, rev, reverse, hunking)
+    try:
         return compute_divergence(ws.patch, ws.sources, ws.cache, profile=profile,
                                   distributed_weight=distributed_weight)
+    finally:
+        if owned:
+            ws.close()
 
 
-def config_block(**settings: Any) -> dict[str, Any]:
-    """The settings in force, with a short fingerprint: documents made under different
-    settings never look alike."""
-    canonical = json.dumps(settings, sort_keys=True, separators=(",", ":"))
-    return {**settings, "fingerprint": hashlib.sha256(canonical.encode()).hexdigest()[:12]}
+def proximity_of(workspace: Workspace, profile: str = "default",
+                 cutoff: int | None = None) -> ProximityResult:
+    counted = {h.index for h, _ in counted_hunks(workspace.patch, profile)[0]}
+    located = [item for item in workspace.located() if item.hunk.index in counted]
+    return classify(located, profile=profile, cutoff=cutoff)
 
 
-def source_block(workspace: Workspace) -> dict[str, str] | None:
-    if workspace.sources is None:
-        return None
-    return {"description": workspace.sources.description, "side": workspace.sources.side}
+def proximity(patch: PatchInput | Workspace, *, profile: str = "default",
+              source: Source = None, cutoff: int | None = None,
+              repo: str | Path | None = None, rev: str | None = None, reverse: bool = False,
+              hunking: str = "as-given") -> ProximityResult:
+    """Spatial proximity class of a patch and the facts behind it (docs/metrics.md)."""
+    ws, owned = _workspace(patch, source, repo, rev, reverse, hunking)
+    try:
+        return proximity_of(ws, profile, cutoff)
+    finally:
+        if owned:
+            ws.close()
 
 
-def divergence_document(workspace: Workspace, result: DivergenceResult) -> dict[str, Any]:
-    """The `hunkmetrics/divergence/v1` JSON document."""
-    patch = workspace.patch
-    return {
-        "schema": "hunkmetrics/divergence/v1",
-        "tool": {"name": "hunkmetrics", "version": __version__},
-        "config": config_block(profile=result.profile,
-                               distributed_weight=result.distributed_weight,
-                               hunking=patch.hunking, reverse=patch.reversed),
-        "patch": patch.name,
-        "source": source_block(workspace),
-        "hunk_count": result.hunk_count,
-        "divergence": result.to_dict(),
-        "warnings": workspace.warnings + list(result.warnings),
-    }
+def localization_of(reference: Workspace, candidate: Workspace | None, *,
+                    exclude_tests: bool = False, candidate_error: str | None = None
+                    ) -> LocalizationResult:
+    return compare(reference.patch, candidate.patch if candidate else None,
+                   reference_located=reference.located(),
+                   candidate_located=candidate.located() if candidate else None,
+                   exclude_tests=exclude_tests, candidate_error=candidate_error)
+
+
+def open_candidate(candidate: PatchInput, *, repo, rev, reverse: bool, hunking: str,
+                   stdin: bytes | None = None) -> tuple[Workspace | None, str | None]:
+    """An agent's patch may be empty or garbage: that is a result (it localizes nothing),
+    not an error."""
+    try:
+        load_patch(candidate, reverse=reverse, hunking=hunking, stdin=stdin)
+    except PatchError as exc:
+        return None, str(exc)
+    return open_workspace(candidate, repo=repo, rev=rev, reverse=reverse, hunking=hunking,
+                          stdin=stdin), None
+
+
+def localization(reference: PatchInput, candidate: PatchInput, *, source: Source = None,
+                 repo: str | Path | None = None, rev: str | None = None,
+                 exclude_tests: bool = False, reverse_reference: bool = False,
+                 reverse_candidate: bool = False,
+                 hunking: str = "as-given") -> LocalizationResult:
+    """Does `candidate` (an agent's patch) touch every file `reference` (the developer's)
+    does, and how many of its hunks and methods? Both are compared in the direction
+    before → after the fix; use the `reverse_*` flags for patches that go the other way
+    (Defects4J's). Method recall needs `source`."""
+    repo, rev = _repo_rev(source, repo, rev)
+    with open_workspace(reference, repo=repo, rev=rev, reverse=reverse_reference,
+                        hunking=hunking) as ref_ws:
+        cand_ws, error = open_candidate(candidate, repo=repo, rev=rev,
+                                        reverse=reverse_candidate, hunking=hunking)
+        try:
+            return localization_of(ref_ws, cand_ws, exclude_tests=exclude_tests,
+                                   candidate_error=error)
+        finally:
+            if cand_ws is not None:
+                cand_ws.close()
+
+
+@dataclass(frozen=True)
+class Characterization:
+    """Everything about one patch; `to_dict()` is the characterize/v1 document."""
+
+    workspace: Workspace
+    profile: str
+    divergence: DivergenceResult
+    proximity: ProximityResult
+    localization: LocalizationResult | None = None
+    reference_name: str | None = None
+    extra_warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def warnings(self) -> list[str]:
+        seen: list[str] = []
+        for warning in (self.workspace.warnings + list(self.divergence.warnings)
+                        + list(self.proximity.warnings) + list(self.extra_warnings)):
+            if warning not in seen:
+                seen.append(warning)
+        return seen
+
+    def to_dict(self) -> dict[str, Any]:
+        ws = self.workspace
+        document: dict[str, Any] = {
+            "schema": "hunkmetrics/characterize/v1",
+            "tool": dict(TOOL),
+            "config": config_block(profile=self.profile,
+                                   distributed_weight=self.divergence.distributed_weight,
+                                   cutoff=self.proximity.cutoff, hunking=ws.patch.hunking,
+                                   reverse=ws.patch.reversed),
+            "patch": ws.patch.name,
+            "profile": self.profile,
+            "source": source_block(ws),
+            "hunk_count": self.divergence.hunk_count,
+            "files": file_records(ws),
+            "hunks": [hunk_record(item) for item in ws.located()],
+            "divergence": self.divergence.to_dict(),
+            "proximity": self.proximity.to_dict(),
+            "warnings": self.warnings,
+        }
+        if self.localization is not None:
+            document["localization"] = {"reference": self.reference_name,
+                                        **self.localization.to_dict()}
+        return document
+
+
+def characterize_workspace(ws: Workspace, *, profile: str = "default",
+                           cutoff: int | None = None,
+                           distributed_weight: float = DISTRIBUTED_WEIGHT,
+                           reference: Workspace | None = None,
+                           exclude_tests: bool = False) -> Characterization:
+    """All metrics over one workspace: every file is parsed once, for all of them."""
+    result = compute_divergence(ws.patch, ws.sources, ws.cache, profile=profile,
+                                distributed_weight=distributed_weight)
+    prox = proximity_of(ws, profile, cutoff)
+    loc = (localization_of(reference, ws, exclude_tests=exclude_tests)
+           if reference is not None else None)
+    return Characterization(ws, profile, result, prox, loc,
+                            reference.patch.name if reference else None,
+                            tuple(reference.warnings) if reference else ())
+
+
+def characterize(patch: PatchInput | Patch, *, profile: str = "default", source: Source = None,
+                 repo: str | Path | None = None, rev: str | None = None,
+                 reverse: bool = False, hunking: str = "as-given", cutoff: int | None = None,
+                 distributed_weight: float = DISTRIBUTED_WEIGHT,
+                 reference: PatchInput | None = None, reverse_reference: bool = False,
+                 exclude_tests: bool = False) -> Characterization:
+    """Divergence, proximity, hunks and (with a `reference`) localization of one patch.
+    The result keeps its workspace open for inspection; it holds no processes."""
+    repo, rev = _repo_rev(source, repo, rev)
+    ws = open_workspace(patch, repo=repo, rev=rev, reverse=reverse, hunking=hunking)
+    ref_ws = None
+    try:
+        ws.located()
+        if reference is not None:
+            ref_ws = open_workspace(reference, repo=repo, rev=rev, reverse=reverse_reference,
+                                    hunking=hunking, cache=ws.cache)
+        return characterize_workspace(ws, profile=profile, cutoff=cutoff,
+                                      distributed_weight=distributed_weight,
+                                      reference=ref_ws, exclude_tests=exclude_tests)
+    finally:
+        ws.close()
+        if ref_ws is not None:
+            ref_ws.close()
+
+
+__all__ = [
+    "Characterization", "Patch", "characterize", "characterize_workspace", "divergence",
+    "localization", "proximity",
+]

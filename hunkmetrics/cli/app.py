@@ -12,10 +12,19 @@ from rich.console import Console
 from rich.table import Table
 
 from .. import __version__
-from ..api import Workspace, divergence_document, hunks_document, open_workspace
+from ..api import characterize_workspace, localization_of, open_candidate, proximity_of
+from ..documents import (
+    divergence_document,
+    hunks_document,
+    localization_document,
+    proximity_document,
+)
 from ..errors import EXIT_INPUT, EXIT_INTERNAL, HunkmetricsError
 from ..metrics.divergence import compute_divergence
+from ..workspace import Workspace, open_workspace
 from .options import (
+    CutoffOpt,
+    ExcludeTestsOpt,
     Format,
     FormatOpt,
     Hunking,
@@ -23,9 +32,12 @@ from .options import (
     PatchArg,
     Profile,
     ProfileOpt,
+    ReferenceOpt,
     RepoOpt,
     ReverseOpt,
+    ReverseReferenceOpt,
     RevOpt,
+    WeightOpt,
 )
 from .output import write_csv, write_json
 
@@ -143,8 +155,8 @@ def _short(name: str | None, prefix: str | None) -> str:
     return name
 
 
-def render_hunks(document: dict[str, Any]) -> None:
-    console = Console(highlight=False)
+def render_hunks(document: dict[str, Any], console: Console | None = None) -> None:
+    console = console or Console(highlight=False)
     source = document["source"]
     origin = (f"{source['description']} ({source['side']}-image)" if source
               else "the diff alone (no --repo given)")
@@ -168,7 +180,7 @@ def render_hunks(document: dict[str, Any]) -> None:
     if unplaced:
         console.print(f"[yellow]{len(unplaced)} hunk(s) not placed in a method: "
                       f"{unplaced[0]['note']}. Give --repo/--rev for exact locations.[/yellow]")
-    for item in document["excluded_files"]:
+    for item in document.get("excluded_files", []):
         console.print(f"[dim]excluded: {item['file']} ({item['reason']})[/dim]")
 
 
@@ -179,9 +191,7 @@ def divergence(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None, rev: R
                pairs: Annotated[bool, typer.Option(
                    "--pairs", help="Also list every pair's components (table output; JSON "
                    "and CSV always have them).")] = False,
-               weight: Annotated[float, typer.Option(
-                   "--distributed-weight", min=0.0, help="g for hunks in different files "
-                   "(the published value is 2).", rich_help_panel="Metric")] = 2.0,
+               weight: WeightOpt = 2.0,
                format: FormatOpt = Format.table) -> None:
     """Hunk divergence Div(P): how different a patch's hunks are from each other.
 
@@ -234,8 +244,10 @@ def render_divergence(document: dict[str, Any], show_pairs: bool) -> None:
               else "the diff alone (no --repo given)")
     console.print(f"[bold]{document['patch']}[/bold]  profile [cyan]{div['profile']}[/cyan], "
                   f"AST from {origin}")
-    console.print(f"[bold]Div(P) = {div['value']:.4f}[/bold]   n = {n} hunks, "
+    console.print(f"[bold]Div(P) = {div['value']:.4f}[/bold]   n = {n} hunk{'s' * (n != 1)}, "
                   f"{len(div['pairs'])} pairs, range [0, ln n = {math.log(n) if n else 0:.4f}]")
+    if n < 2:
+        console.print("[dim]fewer than two hunks: Div(P) is 0 by definition[/dim]")
     means = div["means"]
     console.print(f"mean lexical {_number(means['lexical'])}   mean structural "
                   f"{_number(means['structural'])}   mean file {_number(means['file'])}")
@@ -254,6 +266,200 @@ def render_divergence(document: dict[str, Any], show_pairs: bool) -> None:
     if len(div["pairs"]) > MAX_TABLE_PAIRS:
         console.print(f"[yellow]showing {MAX_TABLE_PAIRS} of {len(div['pairs'])} pairs; "
                       "--format json or csv lists them all[/yellow]")
+
+
+@app.command()
+def proximity(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None, rev: RevOpt = None,
+              reverse: ReverseOpt = False, hunks: HunksOpt = Hunking.as_given,
+              profile: ProfileOpt = Profile.default, cutoff: CutoffOpt = None,
+              format: FormatOpt = Format.table) -> None:
+    """Spatial proximity: Nucleus, Cluster, Orbit, Sprawl or Fragment, and why.
+
+    Checked in order: all hunks in one file → Nucleus if all in one method, else
+    Cluster; all files in one package → Orbit; every pair of hunks sharing more than
+    the cutoff's leading package segments → Sprawl; else Fragment. Nucleus vs Cluster
+    needs methods: give --repo/--rev, or the output warns which hunks were not placed.
+
+    Examples:
+
+      hunkmetrics proximity fix.diff --repo . --rev HEAD~1
+
+      hunkmetrics proximity Lang_27.diff --profile birch --format json
+    """
+
+    def run() -> None:
+        with load(patch, repo, rev, reverse, hunks) as workspace:
+            result = proximity_of(workspace, profile.value, cutoff)
+            document = proximity_document(workspace, result)
+        if format is Format.json:
+            write_json(document)
+            return
+        if format is Format.csv:
+            write_csv([document["proximity"]], PROXIMITY_COLUMNS)
+        else:
+            render_proximity(document["proximity"], document)
+        print_warnings(document["warnings"])
+
+    guarded(ctx, run)
+
+
+PROXIMITY_COLUMNS = ["class", "profile", "cutoff", "hunk_count", "files", "packages",
+                     "classes", "methods", "shared_package_prefix", "shared_package_depth",
+                     "located_by", "reason"]
+
+
+def render_proximity(prox: dict[str, Any], document: dict[str, Any],
+                     console: Console | None = None) -> None:
+    console = console or Console(highlight=False)
+    label = prox["class"] or "no class"
+    console.print(f"[bold]{document['patch']}[/bold]  proximity [bold cyan]{label}"
+                  f"[/bold cyan] ({prox['profile']})")
+    console.print(f"  why: {prox['reason']}")
+    console.print(f"  spans {prox['files']} file(s), {prox['packages']} package(s), "
+                  f"{prox['classes']} class(es), {prox['methods']} method(s); shared package "
+                  f"prefix '{prox['shared_package_prefix']}' (depth "
+                  f"{prox['shared_package_depth']}), cutoff {prox['cutoff']}; located from "
+                  f"{prox['located_by']}")
+
+
+@app.command()
+def localization(ctx: typer.Context,
+                 reference: Annotated[str, typer.Option(
+                     "--reference", help="The developer's patch.", show_default=False)],
+                 candidate: Annotated[str, typer.Option(
+                     "--candidate", help="The agent's patch ('-' for standard input). An "
+                     "empty or unparseable one localizes nothing.", show_default=False)],
+                 repo: RepoOpt = None, rev: RevOpt = None, reverse: ReverseOpt = False,
+                 reverse_reference: ReverseReferenceOpt = False,
+                 hunks: HunksOpt = Hunking.as_given, exclude_tests: ExcludeTestsOpt = False,
+                 format: FormatOpt = Format.table) -> None:
+    """Did an agent's patch touch every file, hunk and method the developer's did?
+
+    file_superset is true when the candidate modifies every file the reference does.
+    hunk_recall is the share of reference hunks whose changed lines overlap a candidate
+    hunk's in the same file (pre-image coordinates); method_recall the share of the
+    reference's methods the candidate touches (needs --repo/--rev). Files compare by
+    their pre-image path, so a candidate that renames the file it fixes still counts.
+
+    Example:
+
+      hunkmetrics localization --reference Lang_27.diff --reverse-reference
+      --candidate agent.diff --repo commons-lang --rev 7c91533
+    """
+
+    def run() -> None:
+        stdin = sys.stdin.buffer.read() if candidate == "-" else None
+        with open_workspace(reference, repo=repo, rev=rev,
+                            reverse=reverse != reverse_reference,
+                            hunking=hunks.value) as ref_ws:
+            cand_ws, error = open_candidate(candidate, repo=repo, rev=rev, reverse=reverse,
+                                            hunking=hunks.value, stdin=stdin)
+            try:
+                result = localization_of(ref_ws, cand_ws, exclude_tests=exclude_tests,
+                                         candidate_error=error)
+                document = localization_document(ref_ws, cand_ws, result, candidate)
+            finally:
+                if cand_ws is not None:
+                    cand_ws.close()
+        if format is Format.json:
+            write_json(document)
+            return
+        loc = document["localization"]
+        if format is Format.csv:
+            write_csv([loc], LOCALIZATION_COLUMNS)
+        else:
+            render_localization(loc)
+        print_warnings(document["warnings"])
+
+    guarded(ctx, run)
+
+
+LOCALIZATION_COLUMNS = ["file_superset", "missed_files", "extra_files", "hunk_recall",
+                        "reference_hunks", "hunks_found", "method_recall",
+                        "method_recall_reason", "exclude_tests", "candidate_error"]
+
+
+def _share(value: float | None, reason: str | None = None) -> str:
+    return f"{value:.0%}" if value is not None else f"n/a ({reason})" if reason else "n/a"
+
+
+def render_localization(loc: dict[str, Any], console: Console | None = None) -> None:
+    console = console or Console(highlight=False)
+    verdict = ("[bold green]yes[/bold green]" if loc["file_superset"]
+               else "[bold red]no[/bold red]")
+    console.print(f"localized (touches every reference file): {verdict}")
+    if loc["candidate_error"]:
+        console.print(f"  candidate: [red]{loc['candidate_error']}[/red]")
+    for name in loc["missed_files"]:
+        console.print(f"  [red]missed[/red] {name}")
+    for name in loc["extra_files"]:
+        console.print(f"  [yellow]extra[/yellow]  {name}")
+    console.print(f"  hunk recall {_share(loc['hunk_recall'])} ({loc['hunks_found']}/"
+                  f"{loc['reference_hunks']})   method recall "
+                  f"{_share(loc['method_recall'], loc['method_recall_reason'])}")
+
+
+@app.command()
+def characterize(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None,
+                 rev: RevOpt = None, reverse: ReverseOpt = False,
+                 hunks: HunksOpt = Hunking.as_given, profile: ProfileOpt = Profile.default,
+                 cutoff: CutoffOpt = None, weight: WeightOpt = 2.0,
+                 reference: ReferenceOpt = None,
+                 reverse_reference: ReverseReferenceOpt = False,
+                 exclude_tests: ExcludeTestsOpt = False,
+                 format: FormatOpt = Format.table) -> None:
+    """Everything about one patch in one run: hunks and their methods, divergence,
+    proximity and, with --reference, localization against the developer's patch. Each
+    file is parsed once for all of it.
+
+    Examples:
+
+      hunkmetrics characterize Lang_27.diff --profile birch --repo commons-lang --rev c2560c0
+
+      hunkmetrics characterize agent.diff --reference dev.diff --repo . --format json
+    """
+
+    def run() -> None:
+        with load(patch, repo, rev, reverse, hunks) as workspace:
+            ref_ws = None
+            try:
+                if reference is not None:
+                    ref_ws = open_workspace(reference, repo=repo, rev=rev,
+                                            reverse=reverse != reverse_reference,
+                                            hunking=hunks.value, cache=workspace.cache)
+                result = characterize_workspace(workspace, profile=profile.value,
+                                                cutoff=cutoff, distributed_weight=weight,
+                                                reference=ref_ws, exclude_tests=exclude_tests)
+                document = result.to_dict()
+            finally:
+                if ref_ws is not None:
+                    ref_ws.close()
+        if format is Format.json:
+            write_json(document)
+            return
+        if format is Format.csv:
+            raise HunkmetricsError("characterize has no CSV form: use --format json (or "
+                                   "`hunks`/`divergence` --format csv)")
+        render_characterization(document)
+        print_warnings(document["warnings"])
+
+    guarded(ctx, run)
+
+
+def render_characterization(document: dict[str, Any]) -> None:
+    console = Console(highlight=False)
+    div, prox = document["divergence"], document["proximity"]
+    console.print(f"[bold]{document['patch']}[/bold]   {document['hunk_count']} hunks, "
+                  f"profile {document['profile']}")
+    console.print(f"  [bold cyan]{prox['class'] or 'no class'}[/bold cyan]   "
+                  f"[bold]Div(P) = {div['value']:.4f}[/bold]   "
+                  f"(L {_number(div['means']['lexical'])}, "
+                  f"S {_number(div['means']['structural'])}, "
+                  f"F {_number(div['means']['file'])})")
+    console.print(f"  why: {prox['reason']}")
+    render_hunks(document, console=console)
+    if "localization" in document:
+        render_localization(document["localization"], console)
 
 
 def main() -> None:

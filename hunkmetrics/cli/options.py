@@ -46,3 +46,19 @@ FormatOpt = Annotated[Format, typer.Option(
 ProfileOpt = Annotated[Profile, typer.Option(
     "--profile", help="'default': token edit distance and AST edit bags; 'birch': the "
     "published Hunk4J definitions (BLEU, AST path distance).", rich_help_panel="Metric")]
+CutoffOpt = Annotated[int | None, typer.Option(
+    "--sprawl-cutoff", min=0, help="Sprawl needs every pair of hunks to share MORE than "
+    "this many leading package segments (default: floor(median package depth / 2); "
+    "birch: 3).", rich_help_panel="Metric")]
+WeightOpt = Annotated[float, typer.Option(
+    "--distributed-weight", min=0.0, help="g for hunks in different files (the published "
+    "value is 2).", rich_help_panel="Metric")]
+ReferenceOpt = Annotated[str | None, typer.Option(
+    "--reference", help="The developer's patch to compare against (localization).",
+    rich_help_panel="Localization")]
+ReverseReferenceOpt = Annotated[bool, typer.Option(
+    "--reverse-reference", help="Swap the reference patch's sides only (a Defects4J "
+    "developer patch against an agent's fix).", rich_help_panel="Localization")]
+ExcludeTestsOpt = Annotated[bool, typer.Option(
+    "--exclude-tests", help="Leave test files out on both sides (patterns per language: "
+    "docs/metrics.md).", rich_help_panel="Localization")]

@@ -24,6 +24,9 @@ _KEYWORDS = frozenset({"if", "else", "for", "while", "do", "switch", "case", "ca
                        "this"})
 
 
+INDENT = 4  # columns per nesting level assumed when reading indentation (tabs expand to 4)
+
+
 @dataclass(frozen=True, slots=True)
 class Fragment:
     """Synthetic source around a hunk's lines; `line_map[i]` is the pre-image (or
@@ -188,14 +191,46 @@ def _remap(index: FileIndex, fragment: Fragment) -> FileIndex:
         mapped = fragment.line_map[line - 1] if 0 < line <= len(fragment.line_map) else None
         return mapped if mapped else default
 
+    lines = fragment.text.decode("utf-8", "surrogateescape").split("\n")
     scopes = []
     for scope in index.scopes:
-        bare = scope.qualifier.rsplit(".", 1)[-1]
-        if "__fragment__" in scope.name or (scope.kind == "callable" and bare in _KEYWORDS):
+        if not _plausible(scope, index, fragment, lines):
             continue
         scopes.append(replace(scope, start=at(scope.start, first - 1),
                               end=at(scope.end, last + 1)))
     return replace(index, scopes=tuple(scopes))
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs(INDENT)) - len(line.lstrip())
+
+
+def _plausible(scope: Scope, index: FileIndex, fragment: Fragment, lines: list[str]) -> bool:
+    """Whether a scope found in a fragment can be trusted.
+
+    Error recovery can invent declarations (`} else {`, or a call such as
+    `.collect(toList());` read as a method): a callable is kept only when its
+    declaration is one of the hunk's own lines, its header parsed cleanly, its name is
+    no keyword and (Java) it sits inside a type. And a fragment hides the types around
+    it: a method indented deeper than the types the hunk shows can explain belongs to a
+    nested or anonymous class whose name is not visible, so naming it would be a guess."""
+    if "__fragment__" in scope.name:
+        return False
+    if scope.kind != "callable":
+        return True
+    if scope.header_error or scope.qualifier.rsplit(".", 1)[-1] in _KEYWORDS:
+        return False
+    if index.language == "java" and scope.owner is None:
+        return False
+    if not 0 < scope.start <= len(fragment.line_map) or not fragment.line_map[scope.start - 1]:
+        return False
+    visible_types = sum(
+        1 for other in index.scopes
+        if other.kind == "type" and other.depth < scope.depth
+        and other.start <= scope.start <= other.end
+        and 0 < other.start <= len(fragment.line_map) and fragment.line_map[other.start - 1])
+    nesting = visible_types + (1 if fragment.wrapper_types else 0)
+    return _indent(lines[scope.start - 1]) <= INDENT * nesting
 
 
 def locate_from_diff(hunk: Hunk, file_diff: FileDiff, rules: LanguageRules,

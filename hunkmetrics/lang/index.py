@@ -27,6 +27,7 @@ class Scope:
     end: int
     depth: int
     owner: str | None = None  # a callable's type (its class)
+    header_error: bool = False  # the declaration before its body holds a syntax error
 
     def contains(self, first: int, last: int) -> bool:
         return self.start <= first and last <= self.end
@@ -186,7 +187,10 @@ def _make_scope(node: ts.Node, kind: str, rules: LanguageRules, root: str,
         prefix, bare = owner, parts[-1]
     qualifier = _join(prefix, bare)
     name = f"{qualifier}({','.join(parameters(node, rules.name))})"
-    return Scope("callable", name, qualifier, start, end, depth, owner)
+    body = node.child_by_field_name("body")
+    header_error = any(child.has_error or child.is_missing for child in node.children
+                       if body is None or child.id != body.id)
+    return Scope("callable", name, qualifier, start, end, depth, owner, header_error)
 
 
 def _span(node: ts.Node) -> tuple[int, int]:

@@ -30,6 +30,7 @@ class LanguageRules:
     source_roots: tuple[str, ...]
     comments: frozenset[str]
     fragment: str
+    tests: tuple[str, ...]
 
 
 @cache
@@ -56,6 +57,7 @@ def all_rules() -> dict[str, LanguageRules]:
             source_roots=tuple(data["source_roots"]),
             comments=frozenset(data["comments"]),
             fragment=data["fragment"],
+            tests=tuple(data.get("tests", ())),
         )
     return rules
 

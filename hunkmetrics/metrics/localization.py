@@ -1,0 +1,137 @@
+"""Localization: did a candidate (agent) patch touch where the reference (developer)
+patch did — files, hunks, methods?"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Any
+
+from ..lang.languages import rules_for_path
+from ..lang.locate import LocatedHunk
+from ..patch.model import FileDiff, Hunk, Patch
+
+GENERIC_TEST_PATTERNS = ("*/test/*", "*/tests/*", "test/*", "tests/*")
+
+
+def is_test_file(path: str) -> bool:
+    """A test file by its language's patterns (lang/rules/*.toml, key `tests`)."""
+    rules = rules_for_path(path)
+    patterns = rules.tests if rules is not None else GENERIC_TEST_PATTERNS
+    return any(fnmatchcase(path, pattern) for pattern in patterns)
+
+
+def file_key(file_diff: FileDiff) -> str:
+    """Files compare by their pre-image path (so a rename is followed back to the file it
+    fixes); an added file by its new path."""
+    return file_diff.old_path if file_diff.old_path is not None else file_diff.path
+
+
+def _span(hunk: Hunk) -> tuple[int, int]:
+    lines = hunk.changed_lines or (hunk.old_start,)
+    return min(lines), max(lines)
+
+
+@dataclass(frozen=True)
+class LocalizationResult:
+    file_superset: bool
+    reference_files: tuple[str, ...]
+    candidate_files: tuple[str, ...]
+    missed_files: tuple[str, ...]
+    extra_files: tuple[str, ...]
+    reference_hunks: int
+    hunks_found: int
+    reference_methods: tuple[str, ...]
+    methods_found: tuple[str, ...]
+    method_recall_reason: str | None
+    exclude_tests: bool
+    candidate_error: str | None = None
+
+    @property
+    def hunk_recall(self) -> float | None:
+        return self.hunks_found / self.reference_hunks if self.reference_hunks else None
+
+    @property
+    def method_recall(self) -> float | None:
+        if self.method_recall_reason is not None or not self.reference_methods:
+            return None
+        return len(self.methods_found) / len(self.reference_methods)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file_superset": self.file_superset,
+            "reference_files": list(self.reference_files),
+            "candidate_files": list(self.candidate_files),
+            "missed_files": list(self.missed_files),
+            "extra_files": list(self.extra_files),
+            "hunk_recall": self.hunk_recall,
+            "reference_hunks": self.reference_hunks,
+            "hunks_found": self.hunks_found,
+            "method_recall": self.method_recall,
+            "method_recall_reason": self.method_recall_reason,
+            "reference_methods": list(self.reference_methods),
+            "methods_found": list(self.methods_found),
+            "exclude_tests": self.exclude_tests,
+            "candidate_error": self.candidate_error,
+        }
+
+
+def _files(patch: Patch | None, exclude_tests: bool) -> list[FileDiff]:
+    if patch is None:
+        return []
+    return [f for f in patch.content_files
+            if not (exclude_tests and is_test_file(file_key(f)))]
+
+
+def compare(reference: Patch, candidate: Patch | None, *,
+            reference_located: list[LocatedHunk] | None = None,
+            candidate_located: list[LocatedHunk] | None = None,
+            exclude_tests: bool = False, candidate_error: str | None = None
+            ) -> LocalizationResult:
+    """Localization of `candidate` against `reference`, both read in the same direction
+    (pre-image = the program before the fix). Method recall needs both patches located
+    from source; otherwise it is None with the reason."""
+    ref_files = _files(reference, exclude_tests)
+    cand_files = _files(candidate, exclude_tests)
+    ref_keys = sorted({file_key(f) for f in ref_files})
+    cand_keys = sorted({file_key(f) for f in cand_files})
+    superset = bool(cand_files) and set(ref_keys) <= set(cand_keys)
+    cand_spans: dict[str, list[tuple[int, int]]] = {}
+    for f in cand_files:
+        cand_spans.setdefault(file_key(f), []).extend(_span(h) for h in f.hunks)
+    ref_hunks = [(file_key(f), h) for f in ref_files for h in f.hunks]
+    found = 0
+    for key, hunk in ref_hunks:
+        low, high = _span(hunk)
+        if any(a <= high and low <= b for a, b in cand_spans.get(key, ())):
+            found += 1
+    reason, ref_methods, methods_found = _methods(ref_files, cand_files, reference_located,
+                                                  candidate_located, candidate)
+    return LocalizationResult(
+        file_superset=superset, reference_files=tuple(ref_keys),
+        candidate_files=tuple(cand_keys),
+        missed_files=tuple(k for k in ref_keys if k not in cand_keys),
+        extra_files=tuple(k for k in cand_keys if k not in ref_keys),
+        reference_hunks=len(ref_hunks), hunks_found=found, reference_methods=ref_methods,
+        methods_found=methods_found, method_recall_reason=reason,
+        exclude_tests=exclude_tests, candidate_error=candidate_error)
+
+
+def _methods(ref_files: list[FileDiff], cand_files: list[FileDiff],
+             reference_located: list[LocatedHunk] | None,
+             candidate_located: list[LocatedHunk] | None, candidate: Patch | None
+             ) -> tuple[str | None, tuple[str, ...], tuple[str, ...]]:
+    if reference_located is None or (candidate is not None and candidate_located is None):
+        return "needs both patches located", (), ()
+    if any(item.location.located_by != "source" for item in reference_located):
+        return "needs sources (--repo/--rev): methods from the diff alone are partial", (), ()
+    keep_ref = {file_key(f) for f in ref_files}
+    keep_cand = {file_key(f) for f in cand_files}
+    reference = sorted({f"{file_key(item.file)}::{m}" for item in reference_located
+                        if file_key(item.file) in keep_ref for m in item.location.methods})
+    touched = {f"{file_key(item.file)}::{m}" for item in candidate_located or ()
+               if file_key(item.file) in keep_cand for m in item.location.methods}
+    if candidate_located and any(item.location.located_by != "source"
+                                 for item in candidate_located):
+        return "needs sources for the candidate too", tuple(reference), ()
+    return None, tuple(reference), tuple(m for m in reference if m in touched)

@@ -1,0 +1,124 @@
+"""Spatial proximity: Nucleus, Cluster, Orbit, Sprawl or Fragment, and why."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import PurePosixPath
+from typing import Any
+
+from ..lang.locate import LocatedHunk
+
+CLASSES = ("Nucleus", "Cluster", "Orbit", "Sprawl", "Fragment")
+BIRCH_CUTOFF = 3
+
+
+def proximity_package(path: str, profile: str) -> tuple[str, ...]:
+    """The package a proximity class compares. `default`: the file's directories.
+    `birch`: the path's segments without the first and the last, as the published
+    scripts did."""
+    parts = PurePosixPath(path).parts
+    if profile == "birch":
+        return tuple(parts[1:-1])
+    return tuple(parts[:-1])
+
+
+def default_cutoff(packages: list[tuple[str, ...]]) -> int:
+    """floor(median package depth / 2)."""
+    return math.floor(statistics.median(len(p) for p in packages) / 2) if packages else 0
+
+
+def _shared(a: tuple[str, ...], b: tuple[str, ...]) -> int:
+    count = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        count += 1
+    return count
+
+
+@dataclass(frozen=True)
+class ProximityResult:
+    """The class (None for fewer than two hunks) and the facts that decided it."""
+
+    label: str | None
+    profile: str
+    cutoff: int
+    hunk_indices: tuple[int, ...]
+    files: int
+    packages: int
+    classes: int
+    methods: int
+    shared_prefix: tuple[str, ...]  # the shortest package prefix shared by every pair
+    located_by: str  # "source", "diff", "mixed" (or "none" without hunks)
+    reason: str
+    unplaced_hunks: tuple[int, ...] = ()
+    warnings: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "class": self.label,
+            "profile": self.profile,
+            "cutoff": self.cutoff,
+            "hunk_count": len(self.hunk_indices),
+            "files": self.files,
+            "packages": self.packages,
+            "classes": self.classes,
+            "methods": self.methods,
+            "shared_package_prefix": "/".join(self.shared_prefix),
+            "shared_package_depth": len(self.shared_prefix),
+            "located_by": self.located_by,
+            "reason": self.reason,
+            "unplaced_hunks": list(self.unplaced_hunks),
+        }
+
+
+def classify(located: list[LocatedHunk], *, profile: str = "default",
+             cutoff: int | None = None) -> ProximityResult:
+    """Classify located hunks (see docs/metrics.md, "Spatial proximity")."""
+    paths = [item.file.path for item in located]
+    packages = [proximity_package(p, profile) for p in paths]
+    if cutoff is None:
+        cutoff = BIRCH_CUTOFF if profile == "birch" else default_cutoff(packages)
+    origins = {item.location.located_by for item in located}
+    located_by = (origins.pop() if len(origins) == 1 else "mixed") if origins else "none"
+    methods = {(item.file.path, item.location.method) for item in located
+               if item.location.method}
+    classes = {(item.file.path, item.location.class_name) for item in located
+               if item.location.class_name}
+    unplaced = tuple(item.hunk.index for item in located if not item.location.placed)
+    pairs = list(combinations(range(len(located)), 2))
+    depth = min((_shared(packages[a], packages[b]) for a, b in pairs), default=0)
+    prefix = packages[0][:depth] if packages else ()
+    facts = dict(profile=profile, cutoff=cutoff,
+                 hunk_indices=tuple(item.hunk.index for item in located),
+                 files=len(set(paths)), packages=len(set(packages)), classes=len(classes),
+                 methods=len(methods), shared_prefix=prefix, located_by=located_by,
+                 unplaced_hunks=unplaced)
+    if len(located) < 2:
+        return ProximityResult(None, reason="fewer than two hunks: no class", **facts)
+    warnings: list[str] = []
+    if len(set(paths)) == 1:
+        all_methods = [item.location.method for item in located]
+        if all_methods[0] is not None and len(set(all_methods)) == 1:
+            label, reason = "Nucleus", f"all hunks in one method, {all_methods[0]}"
+        else:
+            label = "Cluster"
+            outside = sum(1 for m in all_methods if m is None)
+            reason = (f"one file, {len(methods)} method(s)"
+                      + (f"; {outside} hunk(s) outside any single method" if outside else ""))
+        if unplaced:
+            warnings.append(
+                f"hunks {','.join(map(str, unplaced))}: method not found (no source); "
+                f"the Nucleus/Cluster split may be wrong ({label}); give --repo/--rev")
+        return ProximityResult(label, reason=reason, warnings=tuple(warnings), **facts)
+    if len(set(packages)) == 1:
+        return ProximityResult("Orbit", reason=f"{len(set(paths))} files in one package "
+                               f"({'/'.join(packages[0]) or '.'})", **facts)
+    if depth > cutoff:
+        return ProximityResult("Sprawl", reason=f"every pair shares {depth} > cutoff {cutoff} "
+                               "leading package segments", **facts)
+    return ProximityResult("Fragment", reason=f"some pair shares only {depth} ≤ cutoff "
+                           f"{cutoff} leading package segments", **facts)
