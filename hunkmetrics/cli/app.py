@@ -462,6 +462,10 @@ def render_characterization(document: dict[str, Any]) -> None:
         render_localization(document["localization"], console)
 
 
+# Dataset commands live in their own modules; importing them registers them on `app`.
+from . import batch_commands, mine_commands, report_commands  # noqa: E402, F401
+
+
 def main() -> None:
     app()
 

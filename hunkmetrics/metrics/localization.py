@@ -27,9 +27,9 @@ def file_key(file_diff: FileDiff) -> str:
     return file_diff.old_path if file_diff.old_path is not None else file_diff.path
 
 
-def _span(hunk: Hunk) -> tuple[int, int]:
-    lines = hunk.changed_lines or (hunk.old_start,)
-    return min(lines), max(lines)
+def _changed(hunk: Hunk) -> set[int]:
+    """The spec's changed lines (pre-image): removed lines, or the insertion point."""
+    return set(hunk.changed_lines or (hunk.old_start,))
 
 
 @dataclass(frozen=True)
@@ -96,15 +96,13 @@ def compare(reference: Patch, candidate: Patch | None, *,
     ref_keys = sorted({file_key(f) for f in ref_files})
     cand_keys = sorted({file_key(f) for f in cand_files})
     superset = bool(cand_files) and set(ref_keys) <= set(cand_keys)
-    cand_spans: dict[str, list[tuple[int, int]]] = {}
+    cand_lines: dict[str, set[int]] = {}
     for f in cand_files:
-        cand_spans.setdefault(file_key(f), []).extend(_span(h) for h in f.hunks)
+        lines = cand_lines.setdefault(file_key(f), set())
+        for h in f.hunks:
+            lines |= _changed(h)
     ref_hunks = [(file_key(f), h) for f in ref_files for h in f.hunks]
-    found = 0
-    for key, hunk in ref_hunks:
-        low, high = _span(hunk)
-        if any(a <= high and low <= b for a, b in cand_spans.get(key, ())):
-            found += 1
+    found = sum(1 for key, hunk in ref_hunks if _changed(hunk) & cand_lines.get(key, set()))
     reason, ref_methods, methods_found = _methods(ref_files, cand_files, reference_located,
                                                   candidate_located, candidate)
     return LocalizationResult(

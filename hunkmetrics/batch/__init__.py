@@ -1,0 +1,1 @@
+"""Datasets at scale: batch runs, their output files and exports."""
