@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Annotated, Any
 
 import typer
@@ -103,6 +104,23 @@ def load(patch: str, repo, rev, reverse: bool, hunks) -> Workspace:
                           hunking=hunks.value, stdin=stdin)
 
 
+def emit(document: dict[str, Any], format: Format, render: Callable[[dict[str, Any]], None],
+         csv_rows: list[dict[str, Any]] | None = None,
+         csv_columns: list[str] | None = None) -> None:
+    """Print a document: JSON whole (warnings inside), CSV rows or a table for people
+    (warnings on stderr)."""
+    if format is Format.json:
+        write_json(document)
+        return
+    if format is Format.csv:
+        if csv_rows is None or csv_columns is None:
+            raise HunkmetricsError("this command has no CSV form: use --format json")
+        write_csv(csv_rows, csv_columns)
+    else:
+        render(document)
+    print_warnings(document["warnings"])
+
+
 def print_warnings(warnings: list[str]) -> None:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     for warning in warnings:
@@ -135,14 +153,7 @@ def hunks(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None, rev: RevOpt
     def run() -> None:
         with load(patch, repo, rev, reverse, hunks) as workspace:
             document = hunks_document(workspace)
-        if format is Format.json:
-            write_json(document)
-        elif format is Format.csv:
-            write_csv(document["hunks"], HUNK_COLUMNS)
-            print_warnings(document["warnings"])
-        else:
-            render_hunks(document)
-            print_warnings(document["warnings"])
+        emit(document, format, render_hunks, document["hunks"], HUNK_COLUMNS)
 
     guarded(ctx, run)
 
@@ -215,14 +226,8 @@ def divergence(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None, rev: R
             result = compute_divergence(workspace.patch, workspace.sources, workspace.cache,
                                         profile=profile.value, distributed_weight=weight)
             document = divergence_document(workspace, result)
-        if format is Format.json:
-            write_json(document)
-            return
-        if format is Format.csv:
-            write_csv(document["divergence"]["pairs"], PAIR_COLUMNS)
-        else:
-            render_divergence(document, show_pairs=pairs)
-        print_warnings(document["warnings"])
+        emit(document, format, lambda doc: render_divergence(doc, show_pairs=pairs),
+             document["divergence"]["pairs"], PAIR_COLUMNS)
 
     guarded(ctx, run)
 
@@ -291,14 +296,8 @@ def proximity(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None, rev: Re
         with load(patch, repo, rev, reverse, hunks) as workspace:
             result = proximity_of(workspace, profile.value, cutoff)
             document = proximity_document(workspace, result)
-        if format is Format.json:
-            write_json(document)
-            return
-        if format is Format.csv:
-            write_csv([document["proximity"]], PROXIMITY_COLUMNS)
-        else:
-            render_proximity(document["proximity"], document)
-        print_warnings(document["warnings"])
+        emit(document, format, lambda doc: render_proximity(doc["proximity"], doc),
+             [document["proximity"]], PROXIMITY_COLUMNS)
 
     guarded(ctx, run)
 
@@ -349,27 +348,19 @@ def localization(ctx: typer.Context,
 
     def run() -> None:
         stdin = sys.stdin.buffer.read() if candidate == "-" else None
-        with open_workspace(reference, repo=repo, rev=rev,
-                            reverse=reverse != reverse_reference,
-                            hunking=hunks.value) as ref_ws:
+        with ExitStack() as stack:
+            ref_ws = stack.enter_context(open_workspace(
+                reference, repo=repo, rev=rev, reverse=reverse != reverse_reference,
+                hunking=hunks.value))
             cand_ws, error = open_candidate(candidate, repo=repo, rev=rev, reverse=reverse,
                                             hunking=hunks.value, stdin=stdin)
-            try:
-                result = localization_of(ref_ws, cand_ws, exclude_tests=exclude_tests,
-                                         candidate_error=error)
-                document = localization_document(ref_ws, cand_ws, result, candidate)
-            finally:
-                if cand_ws is not None:
-                    cand_ws.close()
-        if format is Format.json:
-            write_json(document)
-            return
-        loc = document["localization"]
-        if format is Format.csv:
-            write_csv([loc], LOCALIZATION_COLUMNS)
-        else:
-            render_localization(loc)
-        print_warnings(document["warnings"])
+            if cand_ws is not None:
+                stack.enter_context(cand_ws)
+            result = localization_of(ref_ws, cand_ws, exclude_tests=exclude_tests,
+                                     candidate_error=error)
+            document = localization_document(ref_ws, cand_ws, result, candidate)
+        emit(document, format, lambda doc: render_localization(doc["localization"]),
+             [document["localization"]], LOCALIZATION_COLUMNS)
 
     guarded(ctx, run)
 
@@ -420,28 +411,18 @@ def characterize(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None,
     """
 
     def run() -> None:
-        with load(patch, repo, rev, reverse, hunks) as workspace:
+        with ExitStack() as stack:
+            workspace = stack.enter_context(load(patch, repo, rev, reverse, hunks))
             ref_ws = None
-            try:
-                if reference is not None:
-                    ref_ws = open_workspace(reference, repo=repo, rev=rev,
-                                            reverse=reverse != reverse_reference,
-                                            hunking=hunks.value, cache=workspace.cache)
-                result = characterize_workspace(workspace, profile=profile.value,
-                                                cutoff=cutoff, distributed_weight=weight,
-                                                reference=ref_ws, exclude_tests=exclude_tests)
-                document = result.to_dict()
-            finally:
-                if ref_ws is not None:
-                    ref_ws.close()
-        if format is Format.json:
-            write_json(document)
-            return
-        if format is Format.csv:
-            raise HunkmetricsError("characterize has no CSV form: use --format json (or "
-                                   "`hunks`/`divergence` --format csv)")
-        render_characterization(document)
-        print_warnings(document["warnings"])
+            if reference is not None:
+                ref_ws = stack.enter_context(open_workspace(
+                    reference, repo=repo, rev=rev, reverse=reverse != reverse_reference,
+                    hunking=hunks.value, cache=workspace.cache))
+            result = characterize_workspace(workspace, profile=profile.value, cutoff=cutoff,
+                                            distributed_weight=weight, reference=ref_ws,
+                                            exclude_tests=exclude_tests)
+            document = result.to_dict()
+        emit(document, format, render_characterization)
 
     guarded(ctx, run)
 

@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 import tree_sitter as ts
 
 from ..patch.model import FileDiff, Hunk, LineKind
-from .index import FileIndex, ParseCache, Scope, build_index, directory_package
+from .index import FileIndex, ParseCache, Scope, build_index, count_errors, directory_package
 from .languages import LanguageRules, parser
 from .locate import Location, locate_in_index, python_package
 
@@ -120,7 +120,7 @@ def build_fragment(hunk: Hunk, file_diff: FileDiff, rules: LanguageRules,
     for lines, line_map, wrapper_types in candidates:
         data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
         tree = parser(rules.name).parse(data)
-        errors = _error_count(tree)
+        errors = count_errors(tree)
         if best is None or errors < best.errors:
             best = Fragment(data, tuple(line_map), wrapper_types, tree, errors)
         if errors == 0:
@@ -166,20 +166,6 @@ def _python_wrappings(body: list[str], numbers: list[int | None], section: str):
     if low and _PY_HEADER_RE.match(section):
         yield [section, *body], [None, *numbers], 1 if section.startswith("class") else 0
     yield [t[low:] if len(t) >= low else t.lstrip() for t in body], list(numbers), 0
-
-
-def _error_count(tree: ts.Tree) -> int:
-    if not tree.root_node.has_error:
-        return 0
-    count = 0
-    stack = [tree.root_node]
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            count += 1
-        else:
-            stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return count
 
 
 def _remap(index: FileIndex, fragment: Fragment) -> FileIndex:

@@ -110,7 +110,7 @@ def build_index(data: bytes, rules: LanguageRules, path: str, *,
     nodes.sort(key=lambda item: (item[0].start_byte, -item[0].end_byte))
     scopes = _nest(nodes, rules, root, package)
     return FileIndex(path, rules.name, package, tuple(scopes),
-                     parse_errors=_count_errors(tree), line_count=data.count(b"\n") + 1)
+                     parse_errors=count_errors(tree), line_count=data.count(b"\n") + 1)
 
 
 def python_module(package: str | None, path: str) -> str:
@@ -212,15 +212,16 @@ def _go_receiver(node: ts.Node) -> str | None:
     return None
 
 
-def _count_errors(tree: ts.Tree) -> int:
+def count_errors(tree: ts.Tree) -> int:
+    """ERROR and MISSING nodes in a tree (0 for a clean parse), skipping clean subtrees."""
     if not tree.root_node.has_error:
         return 0
-    query_cursor = 0
+    count = 0
     stack = [tree.root_node]
     while stack:
         node = stack.pop()
         if node.is_error or node.is_missing:
-            query_cursor += 1
-            continue
-        stack.extend(child for child in node.children if child.has_error or child.is_missing)
-    return query_cursor
+            count += 1
+        else:
+            stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return count
