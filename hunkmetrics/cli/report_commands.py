@@ -2,4 +2,53 @@
 
 from __future__ import annotations
 
-from .app import app  # noqa: F401
+import contextlib
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from .app import app, guarded, print_warnings
+
+
+@app.command()
+def report(ctx: typer.Context,
+           results: Annotated[Path, typer.Argument(
+               help="A batch run's results.jsonl (one characterize document per line, with "
+               "\"id\" and \"error\").", show_default=False)],
+           out: Annotated[Path, typer.Option(
+               "--out", "-o", help="The HTML file to write (one self-contained page).",
+               show_default=False)],
+           outcomes: Annotated[Path | None, typer.Option(
+               "--outcomes", help="CSV with the header id,agent,fixed[,localized] (fixed/"
+               "localized: true/false, 1/0, yes/no): adds the per-agent figures and tables.",
+               show_default=False)] = None) -> None:
+    """Write an HTML report of a batch run: proximity classes, divergence, and with
+    --outcomes which bugs each agent fixed, per class, and how well divergence and hunk
+    count predict failure (ROC AUC).
+
+    The page needs no network to open: CSS and figures (SVG) are inline. See
+    docs/report.md for what each figure and table shows.
+
+    Examples:
+
+      hunkmetrics report results.jsonl --out report.html
+
+      hunkmetrics report results.jsonl --outcomes outcomes.csv --out report.html
+    """
+
+    def run() -> None:
+        with contextlib.suppress(ImportError):  # without it, the report says what to install
+            import matplotlib
+
+            matplotlib.use("Agg")  # the command owns the process: never look for a display
+        from ..report import write_report
+
+        made = write_report(results, out, outcomes)
+        print_warnings(list(made.warnings))
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"hunkmetrics: wrote {out}: {made.records} record(s), {made.errors} error(s), "
+            f"{made.figures} figure(s)", markup=False)
+
+    guarded(ctx, run)

@@ -1,0 +1,60 @@
+"""`hunkmetrics report`: one self-contained HTML page about a batch run's results.jsonl,
+and, given an outcomes CSV, about which bugs each agent fixed.
+
+    data     reading results.jsonl and the outcomes CSV, matching them
+    stats    summaries, the per-class table, ROC AUC, localization rates
+    figures  matplotlib figures as inline SVG
+    html     the page
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import HunkmetricsError
+from .data import load_outcomes, load_results
+
+
+@dataclass(frozen=True)
+class Report:
+    html: str
+    records: int
+    errors: int
+    figures: int
+    warnings: tuple[str, ...]
+
+
+def build_report(results: str | Path, outcomes: str | Path | None = None) -> Report:
+    """Read the inputs and build the page (input problems raise HunkmetricsError)."""
+    from . import figures, html  # matplotlib is imported only when a report is made
+
+    figures.require_matplotlib()
+    loaded = load_results(results)
+    outs = load_outcomes(outcomes) if outcomes is not None else None
+    page = html.render(loaded, outs)
+    return Report(html.document(page, loaded, outs), len(loaded.records),
+                  len(loaded.errors), page.figures, tuple(page.warnings))
+
+
+def write_report(results: str | Path, out: str | Path,
+                 outcomes: str | Path | None = None) -> Report:
+    """Build the page and write it to `out` (whole or not at all)."""
+    report = build_report(results, outcomes)
+    out = Path(out)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(report.html, encoding="utf-8")
+        os.replace(tmp, out)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise HunkmetricsError(f"{out}: cannot write the report: "
+                               f"{exc.strerror or exc}") from None
+    return report
+
+
+__all__ = ["Report", "build_report", "write_report"]

@@ -1,0 +1,292 @@
+"""Reading a batch run's `results.jsonl` and an optional outcomes CSV.
+
+Both readers are forgiving about the results (a torn or foreign line is counted, not
+fatal: the report says how many) and strict about the outcomes header (the one thing a
+person typed by hand, so a wrong one is an input error with a one-line message)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import HunkmetricsError
+
+PROXIMITY_CLASSES = ("Nucleus", "Cluster", "Orbit", "Sprawl", "Fragment")
+NO_CLASS = "no class"  # fewer than two hunks: the metrics define no proximity class
+
+TRUE_WORDS = frozenset({"true", "1", "yes"})
+FALSE_WORDS = frozenset({"false", "0", "no"})
+OUTCOME_COLUMNS = ("id", "agent", "fixed")
+OPTIONAL_OUTCOME_COLUMNS = ("localized",)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One line of results.jsonl, reduced to what the report uses."""
+
+    id: str
+    error: str | None
+    hunk_count: int | None = None
+    divergence: float | None = None
+    lexical: float | None = None
+    structural: float | None = None
+    file: float | None = None
+    proximity: str | None = None  # None: no class (fewer than two hunks)
+    profile: str | None = None
+    fingerprint: str | None = None
+    config: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    version: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def label(self) -> str:
+        """The proximity class as shown in the report."""
+        return self.proximity or NO_CLASS
+
+
+@dataclass
+class Results:
+    path: str
+    records: list[Record]  # one per id (the last line wins), in file order
+    unreadable: list[int] = field(default_factory=list)  # 1-based line numbers
+    duplicates: int = 0  # lines whose id appeared before
+
+    @property
+    def ok(self) -> list[Record]:
+        return [r for r in self.records if r.ok]
+
+    @property
+    def errors(self) -> list[Record]:
+        return [r for r in self.records if not r.ok]
+
+    @property
+    def by_id(self) -> dict[str, Record]:
+        return {r.id: r for r in self.records}
+
+    def fingerprints(self) -> Counter[str]:
+        return Counter(r.fingerprint or "unknown" for r in self.ok)
+
+    def configs(self) -> dict[str, dict[str, Any]]:
+        """Fingerprint → the settings it stands for (from the first record with it)."""
+        found: dict[str, dict[str, Any]] = {}
+        for r in self.ok:
+            found.setdefault(r.fingerprint or "unknown", r.config)
+        return found
+
+    def profiles(self) -> Counter[str]:
+        return Counter(r.profile or "unknown" for r in self.ok)
+
+    def versions(self) -> Counter[str]:
+        return Counter(r.version or "unknown" for r in self.ok)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def parse_record(raw: dict[str, Any]) -> Record:
+    """A results line as a Record. A line without an error but without the metrics the
+    report needs becomes an errored record that says what is missing."""
+    rid = str(raw["id"])
+    error = raw.get("error")
+    config = raw.get("config") if isinstance(raw.get("config"), dict) else {}
+    tool = raw.get("tool") if isinstance(raw.get("tool"), dict) else {}
+    common = {"profile": raw.get("profile") or config.get("profile"),
+              "fingerprint": config.get("fingerprint"),
+              "config": {k: v for k, v in config.items() if k != "fingerprint"},
+              "version": tool.get("version")}
+    if error is not None:
+        return Record(rid, str(error) or "error (no message)", **common)
+    div = raw.get("divergence") if isinstance(raw.get("divergence"), dict) else {}
+    means = div.get("means") if isinstance(div.get("means"), dict) else {}
+    prox = raw.get("proximity") if isinstance(raw.get("proximity"), dict) else {}
+    value = _number(div.get("value"))
+    count = raw.get("hunk_count")
+    if value is None or isinstance(count, bool) or not isinstance(count, int):
+        missing = [name for name, bad in (("divergence.value", value is None),
+                                          ("hunk_count", not isinstance(count, int)))
+                   if bad]
+        return Record(rid, f"record has no {' or '.join(missing)}", **common)
+    label = prox.get("class")
+    return Record(rid, None, hunk_count=count, divergence=value,
+                  lexical=_number(means.get("lexical")),
+                  structural=_number(means.get("structural")),
+                  file=_number(means.get("file")),
+                  proximity=str(label) if label else None, **common)
+
+
+def load_results(path: str | Path) -> Results:
+    """Read results.jsonl. A missing file is an input error; lines that are not a JSON
+    object with an "id" (a torn tail of a killed run, stray output) are counted."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise HunkmetricsError(f"{path}: no such results file") from None
+    except IsADirectoryError:
+        raise HunkmetricsError(f"{path}: is a directory, not a results.jsonl file") from None
+    except OSError as exc:
+        raise HunkmetricsError(f"{path}: cannot read: {exc.strerror}") from None
+    records: dict[str, Record] = {}
+    unreadable: list[int] = []
+    duplicates = 0
+    for number, line in enumerate(data.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except ValueError:
+            unreadable.append(number)
+            continue
+        if not isinstance(raw, dict) or "id" not in raw:
+            unreadable.append(number)
+            continue
+        record = parse_record(raw)
+        if record.id in records:
+            duplicates += 1
+            del records[record.id]  # the later line wins and takes the later place
+        records[record.id] = record
+    return Results(str(path), list(records.values()), unreadable, duplicates)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Whether one agent fixed one bug (and, when known, localized it)."""
+
+    id: str
+    agent: str
+    fixed: bool
+    localized: bool | None = None
+
+
+@dataclass
+class Outcomes:
+    path: str
+    rows: list[Outcome]  # one per (id, agent); the last line wins
+    has_localized: bool
+    duplicates: int = 0
+
+    @property
+    def agents(self) -> list[str]:
+        return sorted({o.agent for o in self.rows})
+
+
+def parse_bool(text: str) -> bool | None:
+    """true/false/1/0/yes/no in any case → bool; anything else → None."""
+    word = text.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    return None
+
+
+def load_outcomes(path: str | Path) -> Outcomes:
+    """Read an outcomes CSV with the header id,agent,fixed[,localized] (any order, any
+    case, extra columns ignored). Any problem is an input error naming the line."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise HunkmetricsError(f"{path}: no such outcomes file") from None
+    except UnicodeDecodeError:
+        raise HunkmetricsError(f"{path}: the outcomes CSV is not UTF-8 text") from None
+    except OSError as exc:
+        raise HunkmetricsError(f"{path}: cannot read: {exc.strerror}") from None
+    reader = csv.reader(text.splitlines())
+    header = next(reader, None)
+    columns = [c.strip().lower() for c in header] if header else []
+    missing = [c for c in OUTCOME_COLUMNS if c not in columns]
+    if not header:
+        raise HunkmetricsError(f"{path}: the outcomes header is missing (empty file): "
+                               "expected id,agent,fixed[,localized]")
+    if missing or len(set(columns)) != len(columns):
+        problem = (f"lacks {','.join(missing)}" if missing else "repeats a column")
+        raise HunkmetricsError(f"{path}: the outcomes header {problem}: expected "
+                               f"id,agent,fixed[,localized], found {','.join(header)!r}")
+    at = {name: columns.index(name) for name in (*OUTCOME_COLUMNS, *OPTIONAL_OUTCOME_COLUMNS)
+          if name in columns}
+    has_localized = "localized" in at
+    rows: dict[tuple[str, str], Outcome] = {}
+    duplicates = 0
+    for number, cells in enumerate(reader, start=2):
+        if not any(c.strip() for c in cells):
+            continue
+        if len(cells) < len(columns):
+            cells = cells + [""] * (len(columns) - len(cells))
+        rid, agent = cells[at["id"]].strip(), cells[at["agent"]].strip()
+        if not rid or not agent:
+            raise HunkmetricsError(f"{path}:{number}: empty {'id' if not rid else 'agent'}")
+        fixed = parse_bool(cells[at["fixed"]])
+        if fixed is None:
+            raise HunkmetricsError(f"{path}:{number}: fixed must be true/false/1/0/yes/no, "
+                                   f"found {cells[at['fixed']].strip()!r}")
+        localized = None
+        if has_localized and cells[at["localized"]].strip():
+            localized = parse_bool(cells[at["localized"]])
+            if localized is None:
+                raise HunkmetricsError(f"{path}:{number}: localized must be true/false/1/0/"
+                                       f"yes/no or empty, found "
+                                       f"{cells[at['localized']].strip()!r}")
+        if (rid, agent) in rows:
+            duplicates += 1
+            del rows[rid, agent]
+        rows[rid, agent] = Outcome(rid, agent, fixed, localized)
+    return Outcomes(str(path), list(rows.values()), has_localized, duplicates)
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One agent's attempt at one successfully characterized bug."""
+
+    record: Record
+    outcome: Outcome
+
+
+@dataclass
+class Joined:
+    """Outcomes matched to results."""
+
+    agents: list[str]
+    trials: dict[str, list[Trial]]  # agent → its trials, in outcomes order
+    missing_ids: list[str]  # outcome ids with no line in the results
+    errored_ids: list[str]  # outcome ids whose results line is an error
+    has_localized: bool
+    duplicates: int = 0
+
+
+def join(results: Results, outcomes: Outcomes) -> Joined:
+    by_id = results.by_id
+    trials: dict[str, list[Trial]] = {agent: [] for agent in outcomes.agents}
+    missing: dict[str, None] = {}
+    errored: dict[str, None] = {}
+    for outcome in outcomes.rows:
+        record = by_id.get(outcome.id)
+        if record is None:
+            missing[outcome.id] = None
+        elif not record.ok:
+            errored[outcome.id] = None
+        else:
+            trials[outcome.agent].append(Trial(record, outcome))
+    return Joined(outcomes.agents, trials, list(missing), list(errored),
+                  outcomes.has_localized, outcomes.duplicates)
+
+
+def class_order(labels: set[str] | list[str]) -> list[str]:
+    """The five classes from the most to the least compact, then any unknown label,
+    then "no class"."""
+    present = set(labels)
+    known = [c for c in PROXIMITY_CLASSES if c in present]
+    other = sorted(present - set(PROXIMITY_CLASSES) - {NO_CLASS})
+    return known + other + ([NO_CLASS] if NO_CLASS in present else [])
