@@ -1,5 +1,207 @@
-"""The `batch` and `export` command(s)."""
+"""The `batch` and `export` commands: datasets at scale (docs/batch.md)."""
 
 from __future__ import annotations
 
-from .app import app  # noqa: F401
+import os
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.progress import Progress as RichProgress
+from rich.text import Text
+
+from ..errors import HunkmetricsError
+from .app import app, guarded, print_warnings
+from .options import (
+    CutoffOpt,
+    Hunking,
+    HunksOpt,
+    Profile,
+    ProfileOpt,
+    RepoOpt,
+    ReverseOpt,
+    RevOpt,
+    WeightOpt,
+)
+
+
+class ExecutorKind(StrEnum):
+    local = "local"
+    dask = "dask"
+
+
+class ExportFormat(StrEnum):
+    csv = "csv"
+    parquet = "parquet"
+
+
+def _stderr() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class _Rate(ProgressColumn):
+    def render(self, task: Any) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.1f} patches/s" if speed else "– patches/s", style="cyan")
+
+
+class _Errors(ProgressColumn):
+    def render(self, task: Any) -> Text:
+        errors = task.fields.get("errors", 0)
+        return Text(f"{errors} error{'s' * (errors != 1)}", style="red" if errors else "dim")
+
+
+class BarProgress:
+    """The batch's progress on stderr: items done, rate, ETA and errors so far. Shown
+    only when stderr is a terminal (never in logs or pipes)."""
+
+    def __init__(self) -> None:
+        console = _stderr()
+        self._bar = RichProgress(
+            TextColumn("[bold]batch"), BarColumn(), MofNCompleteColumn(), _Rate(),
+            TextColumn("eta"), TimeRemainingColumn(), TextColumn("elapsed"),
+            TimeElapsedColumn(), _Errors(),
+            console=console, disable=not console.is_terminal, transient=False)
+        self._task: Any = None
+        self._errors = 0
+
+    def __enter__(self) -> BarProgress:
+        self._bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._bar.stop()
+
+    def start(self, total: int) -> None:
+        self._task = self._bar.add_task("batch", total=total, errors=0)
+
+    def advance(self, written: int, errors: int) -> None:
+        self._errors += errors
+        self._bar.update(self._task, advance=written, errors=self._errors)
+
+
+InputArg = Annotated[Path, typer.Argument(
+    help="A directory of *.diff / *.patch files (id = file name without extension), or a "
+    "manifest CSV with columns id,patch and optional repo,rev,reverse (paths relative to "
+    "the manifest; a non-empty cell overrides the option's default for that row).",
+    show_default=False)]
+
+
+@app.command()
+def batch(ctx: typer.Context, input: InputArg,
+          out: Annotated[Path, typer.Option(
+              "--out", "-o", help="The JSON Lines file to write: one line per patch. Never "
+              "overwritten: an existing non-empty file needs --resume.",
+              show_default=False)],
+          repo: RepoOpt = None, rev: RevOpt = None, reverse: ReverseOpt = False,
+          hunks: HunksOpt = Hunking.as_given, profile: ProfileOpt = Profile.default,
+          cutoff: CutoffOpt = None, weight: WeightOpt = 2.0,
+          jobs: Annotated[int | None, typer.Option(
+              "--jobs", "-j", min=1, help="Worker processes (local executor). Default: the "
+              "number of CPUs.", show_default=False, rich_help_panel="Running")] = None,
+          resume: Annotated[bool, typer.Option(
+              "--resume", help="Continue an interrupted run: skip the ids already in --out "
+              "and cut off a torn last line.", rich_help_panel="Running")] = False,
+          ordered: Annotated[bool, typer.Option(
+              "--ordered", help="Write lines in input order (results that finish early wait "
+              "in memory). Default: as they finish.", rich_help_panel="Running")] = False,
+          executor: Annotated[ExecutorKind, typer.Option(
+              "--executor", help="'local': worker processes on this machine; 'dask': an "
+              "existing Dask cluster (needs --scheduler and hunkmetrics\\[dask]).",
+              rich_help_panel="Running")] = ExecutorKind.local,
+          scheduler: Annotated[str | None, typer.Option(
+              "--scheduler", help="The Dask scheduler's address, e.g. tcp://host:8786.",
+              show_default=False, rich_help_panel="Running")] = None,
+          chunk_size: Annotated[int | None, typer.Option(
+              "--chunk-size", min=1, help="Patches per task (consecutive ones sharing a "
+              "repo/rev share its reader). Default: automatic, at most 16.",
+              show_default=False, rich_help_panel="Running")] = None) -> None:
+    """Characterize every patch of a dataset into a JSON Lines file, in parallel.
+
+    Each line is the `characterize` JSON document of one patch plus "id" and "error"
+    (null, or a one-line message: a bad patch never stops the run). Interrupted or
+    killed runs continue with --resume; every id ends up in the file exactly once.
+    The last line on stderr sums up: written, skipped as already done, errors, torn
+    lines repaired.
+
+    Examples:
+
+      hunkmetrics batch patches/ --out results.jsonl --repo ~/src/project --rev base
+
+      hunkmetrics batch manifest.csv --out results.jsonl --profile birch --jobs 8
+
+      hunkmetrics batch manifest.csv --out results.jsonl --resume
+
+      hunkmetrics batch data.csv -o results.jsonl --executor dask --scheduler tcp://host:8786
+    """
+    from ..batch.inputs import Defaults
+    from ..batch.runner import Settings, run_batch
+
+    def run() -> None:
+        if scheduler is not None and executor is not ExecutorKind.dask:
+            raise HunkmetricsError("--scheduler is for --executor dask")
+        if executor is ExecutorKind.dask and jobs is not None:
+            print_warnings(["--jobs is ignored with --executor dask: every thread of the "
+                            "cluster's workers is used"])
+        settings = Settings(profile=profile.value, cutoff=cutoff, distributed_weight=weight,
+                            hunking=hunks.value)
+        with BarProgress() as progress:
+            summary = run_batch(input, out, settings=settings,
+                                defaults=Defaults(repo=repo, rev=rev, reverse=reverse),
+                                executor=executor.value,
+                                jobs=jobs or os.cpu_count() or 1, scheduler=scheduler,
+                                resume=resume, ordered=ordered, chunk_size=chunk_size,
+                                progress=progress)
+        print_warnings(summary.warnings)
+        _stderr().print(f"hunkmetrics: {summary.line()}", markup=False)
+        if summary.interrupted:
+            raise typer.Exit(130)
+
+    guarded(ctx, run)
+
+
+@app.command()
+def export(ctx: typer.Context,
+           results: Annotated[Path, typer.Argument(
+               help="A batch's JSON Lines output.", show_default=False)],
+           out: Annotated[str, typer.Option(
+               "--out", "-o", help="The table to write ('-': CSV on standard output).",
+               show_default=False)],
+           format: Annotated[ExportFormat | None, typer.Option(
+               "--format", "-f", help="csv or parquet (default: from --out's extension, "
+               "else csv). Parquet needs pyarrow (hunkmetrics\\[parquet]).",
+               show_default=False)] = None) -> None:
+    """One table row per patch of a batch's results, sorted by id.
+
+    Columns: id, error, patch, hunk_count, divergence, lexical_mean, structural_mean,
+    file_mean, proximity, files, packages, classes, methods, shared_package_depth,
+    located_by, unplaced_hunks, excluded_hunks, source, source_side, warnings, profile,
+    cutoff, distributed_weight, hunking, reverse, tool_version, config_fingerprint
+    (docs/batch.md). Torn or invalid lines are skipped with a warning.
+
+    Examples:
+
+      hunkmetrics export results.jsonl --out results.csv
+
+      hunkmetrics export results.jsonl --format parquet --out results.parquet
+    """
+    from ..batch.export import export as export_table
+
+    def run() -> None:
+        summary = export_table(results, out, format.value if format else None)
+        print_warnings([f"{results}: {w}" for w in summary.warnings])
+        if out != "-":
+            _stderr().print(f"hunkmetrics: export: {summary.rows} rows ({summary.errors} "
+                            f"with an error) → {out}", markup=False)
+
+    guarded(ctx, run)

@@ -1,0 +1,229 @@
+"""A batch's JSON Lines as one flat table (CSV or Parquet): one row per patch, by id.
+
+Rows are sorted by id, so a table never depends on the order in which a parallel run
+happened to finish. Lines that are torn (a killed run not yet resumed) or not records
+are skipped and counted, never fatal.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import HunkmetricsError
+
+FORMATS = ("csv", "parquet")
+
+
+def _get(record: dict[str, Any], *keys: str) -> Any:
+    value: Any = record
+    for key in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _float(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _bool(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _count(value: Any) -> int | None:
+    return len(value) if isinstance(value, list) else None
+
+
+# (column, type for Parquet, how to get it from a record). Keep in step with docs/batch.md.
+COLUMNS: list[tuple[str, str, Callable[[dict[str, Any]], Any]]] = [
+    ("id", "string", lambda r: str(r["id"])),
+    ("error", "string", lambda r: _str(r.get("error"))),
+    ("patch", "string", lambda r: _str(r.get("patch"))),
+    ("hunk_count", "int64", lambda r: _int(r.get("hunk_count"))),
+    ("divergence", "float64", lambda r: _float(_get(r, "divergence", "value"))),
+    ("lexical_mean", "float64", lambda r: _float(_get(r, "divergence", "means", "lexical"))),
+    ("structural_mean", "float64",
+     lambda r: _float(_get(r, "divergence", "means", "structural"))),
+    ("file_mean", "float64", lambda r: _float(_get(r, "divergence", "means", "file"))),
+    ("proximity", "string", lambda r: _str(_get(r, "proximity", "class"))),
+    ("files", "int64", lambda r: _int(_get(r, "proximity", "files"))),
+    ("packages", "int64", lambda r: _int(_get(r, "proximity", "packages"))),
+    ("classes", "int64", lambda r: _int(_get(r, "proximity", "classes"))),
+    ("methods", "int64", lambda r: _int(_get(r, "proximity", "methods"))),
+    ("shared_package_depth", "int64",
+     lambda r: _int(_get(r, "proximity", "shared_package_depth"))),
+    ("located_by", "string", lambda r: _str(_get(r, "proximity", "located_by"))),
+    ("unplaced_hunks", "int64", lambda r: _count(_get(r, "proximity", "unplaced_hunks"))),
+    ("excluded_hunks", "int64", lambda r: _count(_get(r, "divergence", "excluded_hunks"))),
+    ("source", "string", lambda r: _str(_get(r, "source", "description"))),
+    ("source_side", "string", lambda r: _str(_get(r, "source", "side"))),
+    ("warnings", "int64", lambda r: _count(r.get("warnings"))),
+    ("profile", "string", lambda r: _str(r.get("profile"))),
+    ("cutoff", "int64", lambda r: _int(_get(r, "config", "cutoff"))),
+    ("distributed_weight", "float64",
+     lambda r: _float(_get(r, "config", "distributed_weight"))),
+    ("hunking", "string", lambda r: _str(_get(r, "config", "hunking"))),
+    ("reverse", "bool", lambda r: _bool(_get(r, "config", "reverse"))),
+    ("tool_version", "string", lambda r: _str(_get(r, "tool", "version"))),
+    ("config_fingerprint", "string", lambda r: _str(_get(r, "config", "fingerprint"))),
+]
+COLUMN_NAMES = [name for name, _, _ in COLUMNS]
+
+
+@dataclass
+class Records:
+    """The records of a JSONL file, one per id (the last wins), sorted by id."""
+
+    records: list[dict[str, Any]] = field(default_factory=list)
+    invalid: int = 0  # torn, not JSON, or not a record with an id
+    duplicates: int = 0  # records replaced by a later line with the same id
+
+    @property
+    def warnings(self) -> list[str]:
+        out = []
+        if self.invalid:
+            out.append(f"skipped {self.invalid} torn or invalid line(s)")
+        if self.duplicates:
+            out.append(f"{self.duplicates} id(s) appear more than once: kept the last line "
+                       "of each")
+        return out
+
+
+def read_records(path: str | Path) -> Records:
+    path = Path(path)
+    if not path.is_file():
+        raise HunkmetricsError(f"{path}: no such file" if not path.exists()
+                               else f"{path}: not a file")
+    by_id: dict[str, dict[str, Any]] = {}
+    result = Records()
+    with path.open("rb") as handle:
+        for raw in handle:
+            if not raw.strip():
+                continue
+            try:
+                record = json.loads(raw)
+            except ValueError:
+                result.invalid += 1
+                continue
+            if not isinstance(record, dict) or record.get("id") is None:
+                result.invalid += 1
+                continue
+            key = str(record["id"])
+            if key in by_id:
+                result.duplicates += 1
+            by_id[key] = record
+    result.records = [by_id[key] for key in sorted(by_id)]
+    return result
+
+
+def rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{name: get(record) for name, _, get in COLUMNS} for record in records]
+
+
+def _csv_cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+def _replace_atomically(out: Path, write: Callable[[Path], None]) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    temporary = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    try:
+        write(temporary)
+        os.replace(temporary, out)
+    finally:
+        if temporary.exists():
+            temporary.unlink()
+
+
+def write_csv(table: list[dict[str, Any]], out: Path | None) -> None:
+    """To `out`, or to standard output when `out` is None."""
+
+    def write(target: Path) -> None:
+        with target.open("w", newline="", encoding="utf-8", errors="backslashreplace") as f:
+            _write_csv_to(table, f)
+
+    if out is None:
+        buffer = io.StringIO()
+        _write_csv_to(table, buffer)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(buffer.getvalue().encode("utf-8", "backslashreplace"))
+        sys.stdout.buffer.flush()
+    else:
+        _replace_atomically(out, write)
+
+
+def _write_csv_to(table: list[dict[str, Any]], handle: Any) -> None:
+    writer = csv.writer(handle, lineterminator="\n")
+    writer.writerow(COLUMN_NAMES)
+    for row in table:
+        writer.writerow([_csv_cell(row[name]) for name in COLUMN_NAMES])
+
+
+def write_parquet(table: list[dict[str, Any]], out: Path) -> None:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise HunkmetricsError("--format parquet needs pyarrow: pip install "
+                               "'hunkmetrics[parquet]' (or use --format csv)") from None
+    types = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64(),
+             "bool": pa.bool_()}
+    schema = pa.schema([(name, types[kind]) for name, kind, _ in COLUMNS])
+    arrow = pa.Table.from_pylist(table, schema=schema)
+    _replace_atomically(out, lambda target: pq.write_table(arrow, target))
+
+
+@dataclass
+class ExportSummary:
+    rows: int
+    errors: int
+    warnings: list[str]
+
+
+def guess_format(out: Path | None) -> str:
+    return "parquet" if out is not None and out.suffix.lower() in (".parquet", ".pq") \
+        else "csv"
+
+
+def export(results: str | Path, out: str | Path | None, format: str | None = None
+           ) -> ExportSummary:
+    """Write the table of `results` (a batch's JSONL) to `out` (None: CSV on stdout)."""
+    target = Path(out) if out is not None and str(out) != "-" else None
+    format = format or guess_format(target)
+    if format not in FORMATS:
+        raise HunkmetricsError(f"unknown export format {format!r} (use csv or parquet)")
+    if target is not None and Path(results).resolve() == target.resolve():
+        raise HunkmetricsError(f"{target}: --out would overwrite the results it exports")
+    read = read_records(results)
+    table = rows(read.records)
+    if format == "parquet":
+        if target is None:
+            raise HunkmetricsError("--format parquet needs --out FILE (not standard output)")
+        write_parquet(table, target)
+    else:
+        write_csv(table, target)
+    return ExportSummary(rows=len(table), errors=sum(r["error"] is not None for r in table),
+                         warnings=read.warnings)

@@ -1,0 +1,427 @@
+"""Characterize every patch of a dataset, in parallel, into one JSON Lines file.
+
+The driver (`run_batch`) reads the input, cuts it into small tasks, keeps a bounded
+number of them in flight on an executor (local processes or a Dask cluster), and is the
+only one to write the output, through `JsonlWriter`: one complete line per patch, so a
+killed run loses nothing that was written and `resume=True` picks up where it stopped.
+
+A task (`run_chunk`) is a few consecutive items. Consecutive items with the same source
+share one reader, opened once and closed when the source changes or the task ends (a git
+revision reader costs two `git` processes, about a quarter of the time of a small patch).
+Nothing is kept between tasks: workers hold no global state.
+
+Per item, anything that goes wrong becomes that item's error line; the run goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..api import characterize_workspace
+from ..documents import TOOL, config_block
+from ..errors import HunkmetricsError, PatchError
+from ..metrics.divergence import DISTRIBUTED_WEIGHT
+from ..patch.parse import parse_patch
+from ..sources.readers import FileReader, open_reader
+from ..sources.resolve import resolve_sources
+from ..workspace import Workspace
+from .executors import Executor, make_executor, one_line
+from .inputs import BatchInput, Defaults, Item, open_input
+from .output import JsonlWriter
+
+SCHEMA = "hunkmetrics/characterize/v1"
+MAX_CHUNK = 16  # items per task at most (auto chunk size)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The metric settings shared by every item of a run (sent with each task)."""
+
+    profile: str = "default"
+    cutoff: int | None = None
+    distributed_weight: float = DISTRIBUTED_WEIGHT
+    hunking: str = "as-given"
+
+
+# --- the worker's side ------------------------------------------------------------------
+
+def read_patch_bytes(path: str) -> bytes:
+    """A patch file's bytes, with `read_patch`'s messages for what is not a file."""
+    target = Path(path)
+    if not target.exists():
+        raise PatchError(f"{path}: no such file")
+    if target.is_dir():
+        raise PatchError(f"{path}: is a directory, expected a diff file")
+    try:
+        return target.read_bytes()
+    except OSError as exc:
+        raise PatchError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def error_record(item: Item, settings: Settings, message: str) -> dict[str, Any]:
+    """The line for an item that could not be characterized: id, error, schema, and
+    the settings it was run with (`config` as requested: the cutoff may be null)."""
+    return {
+        "id": item.id,
+        "error": one_line(message) or "unknown error",
+        "schema": SCHEMA,
+        "tool": dict(TOOL),
+        "config": config_block(profile=settings.profile,
+                               distributed_weight=settings.distributed_weight,
+                               cutoff=settings.cutoff, hunking=settings.hunking,
+                               reverse=item.reverse),
+        "patch": item.patch,
+        "profile": settings.profile,
+    }
+
+
+def internal_error(exc: BaseException) -> str:
+    return f"internal error: {type(exc).__name__}: {one_line(exc)}"
+
+
+class _Readers:
+    """The source reader of a task's current run of items: consecutive items with the
+    same repository and revision share it; it is closed when the source changes and at
+    the end of the task (at most one reader, so one `git cat-file`, per worker)."""
+
+    def __init__(self) -> None:
+        self._key: tuple[str | None, str | None] | None = None
+        self._reader: FileReader | HunkmetricsError | None = None
+
+    def get(self, item: Item) -> FileReader | None:
+        if item.repo is None:
+            return None
+        if item.source_key != self._key:
+            self.close()
+            self._key = item.source_key
+            try:
+                self._reader = open_reader(item.repo, item.rev)
+            except HunkmetricsError as exc:  # e.g. no such revision: same for the run
+                self._reader = exc
+        if isinstance(self._reader, HunkmetricsError):
+            raise self._reader
+        return self._reader
+
+    def discard(self, item: Item) -> None:
+        """Close `item`'s reader (after an internal error its state is unknown: the next
+        item opens a fresh one)."""
+        if item.source_key == self._key:
+            self.close()
+
+    def close(self) -> None:
+        if self._reader is not None and not isinstance(self._reader, HunkmetricsError):
+            _close_quietly(self._reader)
+        self._key = self._reader = None
+
+
+def _close_quietly(reader: FileReader) -> None:
+    with contextlib.suppress(Exception):  # a reader that fails to close: not the item's
+        reader.close()
+
+
+def characterize_item(item: Item, settings: Settings,
+                      readers: _Readers | None = None) -> dict[str, Any]:
+    """One output line: the characterize document with `id` and `"error": null`, or an
+    error line. Never raises for a problem of this item."""
+    own = readers is None
+    readers = readers or _Readers()
+    try:
+        data = item.data if item.data is not None else read_patch_bytes(item.patch)
+        patch = parse_patch(data, name=item.patch, reverse=item.reverse,
+                            hunking=settings.hunking)
+        reader = readers.get(item)
+        sources = resolve_sources(patch, reader) if reader is not None else None
+        document = characterize_workspace(Workspace(patch, sources), profile=settings.profile,
+                                          cutoff=settings.cutoff,
+                                          distributed_weight=settings.distributed_weight
+                                          ).to_dict()
+        return {"id": item.id, "error": None, **document}
+    except HunkmetricsError as exc:
+        return error_record(item, settings, str(exc))
+    except Exception as exc:  # a bug, on this item only: its line says so, the run goes on
+        readers.discard(item)
+        return error_record(item, settings, internal_error(exc))
+    finally:
+        if own:
+            readers.close()
+
+
+def run_chunk(settings: Settings, items: list[Item]) -> list[dict[str, Any]]:
+    """A task: characterize `items` in order, sharing a reader per source."""
+    readers = _Readers()
+    try:
+        return [characterize_item(item, settings, readers) for item in items]
+    finally:
+        readers.close()
+
+
+# --- the driver's side ------------------------------------------------------------------
+
+class Progress(Protocol):
+    def start(self, total: int) -> None: ...
+
+    def advance(self, written: int, errors: int) -> None: ...
+
+
+@dataclass
+class Summary:
+    """What a run did. `written` counts lines written by this run (`errors` of them are
+    error lines); `skipped` items were already in the output (resume)."""
+
+    output: Path
+    total: int = 0  # items in the input
+    written: int = 0
+    errors: int = 0
+    skipped: int = 0
+    repaired: int = 0  # torn lines cut off the end of the output (resume)
+    foreign: int = 0  # ids in the output that are not in this input
+    worker_failures: int = 0  # tasks whose worker died (their items were retried alone)
+    interrupted: bool = False
+    seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def remaining(self) -> int:
+        return self.total - self.skipped - self.written
+
+    def line(self) -> str:
+        parts = [f"{self.written} written ({self.errors} error{'s' * (self.errors != 1)})",
+                 f"{self.skipped} skipped as already done",
+                 f"{self.repaired} torn line{'s' * (self.repaired != 1)} repaired"]
+        text = f"batch: {', '.join(parts)} in {self.seconds:.1f} s → {self.output}"
+        if self.interrupted:
+            text += f"; interrupted with {self.remaining} to go: re-run with --resume"
+        return text
+
+
+def auto_chunk_size(todo: int, slots: int) -> int:
+    """Enough tasks for every slot to get several (load balance), at most MAX_CHUNK
+    items each (a killed run redoes at most one task per slot)."""
+    return max(1, min(MAX_CHUNK, todo // max(1, 4 * slots)))
+
+
+def chunked(items: Iterable[tuple[int, Item]], size: int) -> Iterator[list[tuple[int, Item]]]:
+    """Consecutive items, `size` per chunk."""
+    chunk: list[tuple[int, Item]] = []
+    for pair in items:
+        chunk.append(pair)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def open_writer(out: str | Path, resume: bool) -> JsonlWriter:
+    if Path(out).is_dir():
+        raise HunkmetricsError(f"{out}: is a directory; --out names a file")
+    try:
+        return JsonlWriter(out, resume=resume)
+    except FileExistsError as exc:
+        raise HunkmetricsError(str(exc)) from None
+    except IsADirectoryError:
+        raise HunkmetricsError(f"{out}: is a directory; --out names a file") from None
+    except OSError as exc:
+        raise HunkmetricsError(f"{out}: cannot write ({exc.strerror})") from None
+
+
+class _Driver:
+    def __init__(self, writer: JsonlWriter, executor: Executor, settings: Settings,
+                 summary: Summary, *, ordered: bool, chunk_size: int,
+                 progress: Progress | None) -> None:
+        self.writer = writer
+        self.executor = executor
+        self.settings = settings
+        self.summary = summary
+        self.ordered = ordered
+        self.chunk_size = chunk_size
+        self.progress = progress
+        self.window = 2 * executor.slots + 1  # tasks in flight
+        self.window_items = max(64, 4 * executor.slots * chunk_size)  # --ordered: look-ahead
+        self.pending: dict[Any, tuple[list[tuple[int, Item]], bool]] = {}
+        self.quarantine: deque[tuple[int, Item]] = deque()
+        self.buffer: dict[int, dict[str, Any]] = {}  # --ordered: done, not yet written
+        self.next_write = 0
+        self.next_submit = 0
+
+    def deliver(self, seq: int, record: dict[str, Any]) -> None:
+        if not self.ordered:
+            self._write(record)
+            return
+        self.buffer[seq] = record
+        while self.next_write in self.buffer:
+            self._write(self.buffer.pop(self.next_write))
+            self.next_write += 1
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self.writer.write(record)
+        failed = record.get("error") is not None
+        self.summary.written += 1
+        self.summary.errors += failed
+        if self.progress is not None:
+            self.progress.advance(1, int(failed))
+
+    def submit(self, chunk: list[tuple[int, Item]], suspect: bool = False) -> None:
+        if self.executor.ships_patches:  # remote workers get the bytes, not the path
+            shipped = []
+            for seq, item in chunk:
+                if item.data is None:
+                    try:
+                        item = replace(item, data=read_patch_bytes(item.patch))
+                    except HunkmetricsError as exc:
+                        self.deliver(seq, error_record(item, self.settings, str(exc)))
+                        continue
+                shipped.append((seq, item))
+            chunk = shipped
+            if not chunk:
+                return
+        future = self.executor.submit(run_chunk, self.settings, [item for _, item in chunk])
+        self.pending[future] = (chunk, suspect)
+
+    def collect(self, future: Any) -> None:
+        chunk, suspect = self.pending.pop(future)
+        try:
+            records = future.result()
+        except Exception as exc:  # the task did not run to its end: a worker died
+            self.executor.recover(future, exc)
+            if suspect:  # run alone, so it is this item's doing
+                seq, item = chunk[0]
+                self.deliver(seq, error_record(
+                    item, self.settings, f"internal error: the worker died on this patch "
+                    f"({type(exc).__name__}: {one_line(exc)})"))
+            else:  # some item of some task in flight: retry each alone to find it
+                self.summary.worker_failures += 1
+                self.quarantine.extend(chunk)
+        else:
+            for (seq, _item), record in zip(chunk, records, strict=True):
+                self.deliver(seq, record)
+        finally:
+            self.executor.release(future)
+
+    def run(self, todo: Iterable[Item]) -> None:
+        chunks = chunked(((seq, item) for seq, item in enumerate(todo)), self.chunk_size)
+        exhausted = False
+        while True:
+            exhausted = self._fill(chunks, exhausted)
+            if self.pending:
+                for future in self.executor.some_done(list(self.pending)):
+                    self.collect(future)
+            elif exhausted and not self.quarantine:
+                break
+
+    def _fill(self, chunks: Iterator[list[tuple[int, Item]]], exhausted: bool) -> bool:
+        if self.quarantine:  # after a worker died: the suspects one at a time, alone
+            if not self.pending:
+                self.submit([self.quarantine.popleft()], suspect=True)
+            return exhausted
+        while not exhausted and len(self.pending) < self.window:
+            if self.ordered and self.next_submit - self.next_write >= self.window_items:
+                break
+            chunk = next(chunks, None)
+            if chunk is None:
+                return True
+            self.next_submit = chunk[-1][0] + 1
+            self.submit(chunk)
+        return exhausted
+
+
+def run_batch(source: str | Path | BatchInput, out: str | Path, *,
+              settings: Settings | None = None, defaults: Defaults | None = None,
+              executor: str | Executor = "local", jobs: int | None = None,
+              scheduler: str | None = None, resume: bool = False, ordered: bool = False,
+              chunk_size: int | None = None, progress: Progress | None = None) -> Summary:
+    """Characterize every item of `source` (a directory of patches, a manifest CSV, or
+    an opened BatchInput) into the JSON Lines file `out`.
+
+    Raises HunkmetricsError for a bad input, an existing output without `resume`, or an
+    executor that cannot start. Problems of single patches are error lines. On Ctrl-C
+    the output is closed cleanly and the summary says `interrupted`."""
+    started = time.perf_counter()
+    settings = settings or Settings()
+    batch = source if isinstance(source, BatchInput) else open_input(source, defaults)
+    existed = Path(out).exists()
+    lock = _lock(Path(out))
+    try:
+        return _run_locked(batch, out, settings, executor=executor, jobs=jobs,
+                           scheduler=scheduler, resume=resume, ordered=ordered,
+                           chunk_size=chunk_size, progress=progress, started=started)
+    finally:
+        if not existed:  # nothing written (a failed start): leave nothing behind
+            _remove_if_empty(Path(out))
+        if lock is not None:
+            os.close(lock)
+
+
+def _lock(out: Path) -> int | None:
+    """Hold an advisory lock on the output for the whole run: two runs appending to
+    one file would write ids twice. Released by the kernel however the run ends."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        return None
+    if out.is_dir():
+        raise HunkmetricsError(f"{out}: is a directory; --out names a file")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(out, os.O_RDONLY | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise HunkmetricsError(f"{out}: cannot write ({exc.strerror})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise HunkmetricsError(f"{out}: another hunkmetrics batch is writing this file") \
+            from None
+    return fd
+
+
+def _run_locked(batch: BatchInput, out: str | Path, settings: Settings, *,
+                executor: str | Executor, jobs: int | None, scheduler: str | None,
+                resume: bool, ordered: bool, chunk_size: int | None,
+                progress: Progress | None, started: float) -> Summary:
+    writer = open_writer(out, resume)
+    summary = Summary(output=Path(out), total=batch.count, repaired=writer.repaired)
+    try:
+        summary.skipped = len(batch.ids & writer.done_ids)
+        summary.foreign = len(writer.done_ids) - summary.skipped
+        if summary.foreign:
+            summary.warnings.append(f"{out} has {summary.foreign} line(s) whose id is not "
+                                    f"in {batch.path}: is this the right --out?")
+        todo_count = batch.count - summary.skipped
+        if todo_count == 0:
+            return summary
+        owned = isinstance(executor, str)
+        pool = make_executor(executor, jobs=jobs, scheduler=scheduler) if owned else executor
+        assert isinstance(pool, Executor)
+        interrupted = False
+        try:
+            size = chunk_size or auto_chunk_size(todo_count, pool.slots)
+            driver = _Driver(writer, pool, settings, summary, ordered=ordered,
+                             chunk_size=size, progress=progress)
+            if progress is not None:
+                progress.start(todo_count)
+            done = writer.done_ids
+            try:
+                driver.run(item for item in batch.items() if item.id not in done)
+            except KeyboardInterrupt:
+                interrupted = summary.interrupted = True
+        finally:
+            if owned:
+                pool.close(cancel=interrupted)
+    finally:
+        writer.close()
+        summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _remove_if_empty(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        if path.stat().st_size == 0:
+            path.unlink()

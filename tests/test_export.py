@@ -1,0 +1,192 @@
+"""`hunkmetrics export`: a batch's JSON Lines as one flat table, sorted by id."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from gitrepo import PATCHES, build_fixture_repo
+from typer.testing import CliRunner
+
+from hunkmetrics.batch.export import COLUMN_NAMES
+from hunkmetrics.batch.inputs import Defaults
+from hunkmetrics.batch.runner import run_batch
+from hunkmetrics.cli.app import app
+
+cli = CliRunner()
+EXPECTED_COLUMNS = [
+    "id", "error", "patch", "hunk_count", "divergence", "lexical_mean", "structural_mean",
+    "file_mean", "proximity", "files", "packages", "classes", "methods",
+    "shared_package_depth", "located_by", "unplaced_hunks", "excluded_hunks", "source",
+    "source_side", "warnings", "profile", "cutoff", "distributed_weight", "hunking",
+    "reverse", "tool_version", "config_fingerprint",
+]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A batch over fixture patches; the manifest lists ids against their sort order."""
+    root = tmp_path_factory.mktemp("export")
+    repo = build_fixture_repo(root, "java-project")
+    (root / "empty.diff").write_bytes(b"")
+    manifest = root / "manifest.csv"
+    manifest.write_text(
+        "id,patch\n"
+        f"zeta-near,{PATCHES / 'java_packages_near.diff'}\n"
+        f"mid-one-method,{PATCHES / 'java_two_hunks_one_method.diff'}\n"
+        f"beta-package,{PATCHES / 'java_several_files_one_package.diff'}\n"
+        "alpha-empty,empty.diff\n", encoding="utf-8")
+    out = root / "results.jsonl"
+    run_batch(manifest, out, defaults=Defaults(repo=repo.path, rev="base"), executor="local",
+              jobs=2, chunk_size=1)
+    return out
+
+
+def jsonl(path: Path) -> dict[str, dict]:
+    return {r["id"]: r for r in map(json.loads, path.read_bytes().splitlines())}
+
+
+def export(*args: str):
+    return cli.invoke(app, ["export", *args])
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_csv_columns_and_values_by_hand(results, tmp_path) -> None:
+    out = tmp_path / "table.csv"
+    result = export(str(results), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "export: 4 rows (1 with an error)" in result.stderr
+    with out.open(newline="", encoding="utf-8") as handle:
+        header = next(csv.reader(handle))
+    assert header == EXPECTED_COLUMNS == COLUMN_NAMES
+    rows = read_csv(out)
+    assert [r["id"] for r in rows] == ["alpha-empty", "beta-package", "mid-one-method",
+                                       "zeta-near"]  # by id, not by input or finish order
+    by_id = {r["id"]: r for r in rows}
+    records = jsonl(results)
+
+    near = by_id["zeta-near"]  # three files in three packages under com.acme
+    assert near["error"] == ""
+    assert near["patch"] == str(PATCHES / "java_packages_near.diff")
+    assert (near["hunk_count"], near["proximity"], near["files"], near["packages"],
+            near["classes"], near["methods"]) == ("3", "Sprawl", "3", "3", "3", "3")
+    assert float(near["divergence"]) == pytest.approx(0.5395219469117433, abs=1e-12)
+    assert float(near["lexical_mean"]) == pytest.approx(0.8869895536562203, abs=1e-12)
+    assert float(near["structural_mean"]) == pytest.approx(0.7966269841269842, abs=1e-12)
+    assert float(near["file_mean"]) == pytest.approx(0.43452380952380953, abs=1e-12)
+    assert (near["located_by"], near["source_side"], near["profile"], near["cutoff"],
+            near["reverse"], near["hunking"]) == ("source", "pre", "default", "3", "false",
+                                                  "as-given")
+    assert near["unplaced_hunks"] == near["excluded_hunks"] == near["warnings"] == "0"
+    doc = records["zeta-near"]
+    assert near["divergence"] == repr(doc["divergence"]["value"])  # full precision
+    assert near["config_fingerprint"] == doc["config"]["fingerprint"]
+    assert near["source"] == doc["source"]["description"]
+    assert near["tool_version"] == doc["tool"]["version"]
+
+    one = by_id["mid-one-method"]  # two hunks in one method
+    assert (one["hunk_count"], one["proximity"], one["files"], one["methods"]) == (
+        "2", "Nucleus", "1", "1")
+    assert float(one["divergence"]) == pytest.approx(0.42679895840033666, abs=1e-12)
+    assert float(one["file_mean"]) == 0.0
+    package = by_id["beta-package"]
+    assert (package["proximity"], package["files"], package["packages"],
+            package["classes"]) == ("Orbit", "3", "1", "4")
+
+    empty = by_id["alpha-empty"]
+    assert empty["error"].endswith("empty.diff: empty diff")
+    assert empty["error"] == records["alpha-empty"]["error"]
+    for column in ("hunk_count", "divergence", "proximity", "files", "source"):
+        assert empty[column] == ""
+    assert empty["config_fingerprint"] == records["alpha-empty"]["config"]["fingerprint"]
+
+
+def test_parquet_round_trip(results, tmp_path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "table.parquet"
+    result = export(str(results), "--format", "parquet", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    table = pq.read_table(out)
+    assert table.column_names == EXPECTED_COLUMNS
+    assert str(table.schema.field("hunk_count").type) == "int64"
+    assert str(table.schema.field("divergence").type) == "double"
+    assert str(table.schema.field("reverse").type) == "bool"
+    rows = table.to_pylist()
+    assert [r["id"] for r in rows] == ["alpha-empty", "beta-package", "mid-one-method",
+                                       "zeta-near"]
+    records = jsonl(results)
+    for row in rows:
+        doc = records[row["id"]]
+        assert row["error"] == doc["error"]
+        if doc["error"] is None:
+            assert row["divergence"] == doc["divergence"]["value"]  # exactly
+            assert row["hunk_count"] == doc["hunk_count"]
+            assert row["proximity"] == doc["proximity"]["class"]
+            assert row["methods"] == doc["proximity"]["methods"]
+        else:
+            assert row["divergence"] is None and row["hunk_count"] is None
+    # Parquet and CSV hold the same table.
+    csv_out = tmp_path / "table.csv"
+    assert export(str(results), "--out", str(csv_out)).exit_code == 0
+    for row, text in zip(rows, read_csv(csv_out), strict=True):
+        assert {k: "" if v is None else str(v).lower() if isinstance(v, bool) else
+                repr(v) if isinstance(v, float) else str(v) for k, v in row.items()} == text
+
+
+def test_format_from_the_extension_and_csv_to_stdout(results, tmp_path) -> None:
+    pytest.importorskip("pyarrow")
+    out = tmp_path / "t.parquet"
+    assert export(str(results), "--out", str(out)).exit_code == 0
+    assert out.read_bytes()[:4] == b"PAR1"
+    result = export(str(results), "--out", "-")
+    assert result.exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert len(rows) == 4 and rows[0]["id"] == "alpha-empty"
+
+
+def test_torn_and_invalid_lines_are_skipped_with_a_warning(results, tmp_path) -> None:
+    damaged = tmp_path / "damaged.jsonl"
+    lines = results.read_bytes().splitlines(keepends=True)
+    damaged.write_bytes(lines[0] + b"not json\n" + b'["a list"]\n' + b"".join(lines[1:3])
+                        + b"\n" + lines[3][:40])  # a blank line, then a torn last line
+    out = tmp_path / "t.csv"
+    result = export(str(damaged), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "skipped 3 torn or invalid line(s)" in result.stderr
+    ids = {json.loads(line)["id"] for line in lines[:3]}
+    assert {r["id"] for r in read_csv(out)} == ids
+
+
+def test_duplicate_ids_keep_the_last_line(results, tmp_path) -> None:
+    doubled = tmp_path / "doubled.jsonl"
+    first = json.loads(results.read_bytes().splitlines()[0])
+    changed = {**first, "error": "a later run"}
+    doubled.write_bytes(results.read_bytes() + (json.dumps(changed) + "\n").encode())
+    out = tmp_path / "t.csv"
+    result = export(str(doubled), "--out", str(out))
+    assert result.exit_code == 0
+    assert "1 id(s) appear more than once" in result.stderr
+    rows = {r["id"]: r for r in read_csv(out)}
+    assert len(rows) == 4 and rows[first["id"]]["error"] == "a later run"
+
+
+def test_export_errors_exit_2(results, tmp_path, monkeypatch) -> None:
+    missing = export(str(tmp_path / "nope.jsonl"), "--out", str(tmp_path / "t.csv"))
+    assert missing.exit_code == 2 and "no such file" in missing.stderr
+    same = export(str(results), "--out", str(results))
+    assert same.exit_code == 2 and "would overwrite" in same.stderr
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # as if pyarrow were not installed
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    no_arrow = export(str(results), "--format", "parquet", "--out", str(tmp_path / "t.pq"))
+    assert no_arrow.exit_code == 2
+    assert "pip install 'hunkmetrics[parquet]'" in no_arrow.stderr
+    assert len(no_arrow.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "t.pq").exists()
