@@ -28,16 +28,17 @@ import hashlib
 import importlib.util
 import json
 import os
-import platform
 import random
 import re
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _common import machine as common_machine
+from _common import snapshot_hunkmetrics
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "batch.json"
@@ -266,56 +267,6 @@ def run_batch(work: Path, manifest: Path, jobs: int, tag: str,
     return result
 
 
-def snapshot_hunkmetrics(work: Path, copy: bool) -> dict:
-    """The measured code. With `copy`, the package is copied once so that every run
-    measures the same code even while its sources are being edited."""
-    spec = importlib.util.find_spec("hunkmetrics")
-    if spec is None or spec.origin is None:
-        raise SystemExit("hunkmetrics is not importable from this interpreter")
-    source = Path(spec.origin).parent
-    status = subprocess.run(["git", "-C", str(source), "status", "--porcelain", "--", "."],
-                            capture_output=True, text=True)
-    commit_ = subprocess.run(["git", "-C", str(source), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True)
-    if copy:
-        shutil.copytree(source, work / "snapshot" / "hunkmetrics",
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    return {"commit": commit_.stdout.strip() or None,
-            "uncommitted_changes": len(status.stdout.splitlines())
-            if status.returncode == 0 else None, "snapshot": copy}
-
-
-def cpu_model() -> str | None:
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return None
-
-
-def memory_gib() -> float | None:
-    with contextlib.suppress(OSError, ValueError, IndexError):
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal:"):
-                return round(int(line.split()[1]) / 2**20, 1)
-    return None
-
-
-def machine() -> dict:
-    return {
-        "name": platform.node(),
-        "cpu_model": cpu_model(),
-        "machine": platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "memory_gib": memory_gib(),
-        "python": platform.python_version(),
-        "system": f"{platform.system()} {platform.release()}",
-        "git": subprocess.run(["git", "--version"], capture_output=True,
-                              text=True).stdout.strip(),
-        "psutil": importlib.util.find_spec("psutil") is not None,
-    }
-
-
 # --------------------------------------------------------------------------- main
 
 
@@ -414,7 +365,7 @@ def run(args: argparse.Namespace, sizes: list[int], jobs_list: list[int], work: 
     ok = all(r["every_id_once"] and r["errors"] == 0 for r in runs + sharing)
     document = {
         "benchmark": "bench_batch",
-        "machine": machine(),
+        "machine": common_machine(psutil=importlib.util.find_spec("psutil") is not None),
         "hunkmetrics": measured,
         "dataset": {"files": args.files, "lines": data["lines"], "seed": args.seed,
                     "history_patches": max(sizes), "shared_patches": args.shared,

@@ -20,20 +20,20 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib.util
 import json
 import os
-import platform
 import random
 import re
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from _common import compact_json, mib, snapshot_hunkmetrics, vm_hwm_kib
+from _common import machine as common_machine
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "locate.json"
@@ -481,16 +481,6 @@ def generate(work: Path, files: int, packages: int, per_file: int, seed: int) ->
 
 # --------------------------------------------------------------------------- child
 
-def vm_hwm_kib() -> int | None:
-    """This process's own peak RSS (ru_maxrss can include the parent's at exec)."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return None
-
 
 def child(mode: str, patch: str, repo: str, out: str, profile: str | None) -> None:
     t_start = time.perf_counter()
@@ -544,28 +534,6 @@ def child(mode: str, patch: str, repo: str, out: str, profile: str | None) -> No
 
 # --------------------------------------------------------------------------- parent
 
-def snapshot_hunkmetrics(work: Path, copy: bool) -> dict:
-    """Where the measured hunkmetrics comes from. With `copy`, the package is copied once
-    so that every child measures the same code even while its sources are being edited."""
-    spec = importlib.util.find_spec("hunkmetrics")  # finds it without importing it
-    if spec is None or spec.origin is None:
-        raise SystemExit("hunkmetrics is not importable from this interpreter")
-    source = Path(spec.origin).parent
-    status = subprocess.run(["git", "-C", str(source), "status", "--porcelain", "--", "."],
-                            capture_output=True, text=True)
-    commit = subprocess.run(["git", "-C", str(source), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True)
-    info = {"source": str(source),
-            "commit": commit.stdout.strip() or None,
-            "uncommitted_changes": len(status.stdout.splitlines()) if status.returncode == 0
-            else None,
-            "snapshot": copy}
-    if copy:
-        dest = work / "snapshot"
-        shutil.copytree(source, dest / "hunkmetrics",
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    return info
-
 
 def run_child(mode: str, work: Path, profile: Path | None = None) -> dict:
     out = work / f"result-{mode}.json"
@@ -596,52 +564,6 @@ def check_placements(result: dict, expected: dict[str, list[list]]) -> dict:
         elif method != want:
             wrong.append((path, changed, method, want))
     return {"misses": misses, "wrong": wrong}
-
-
-def mib(kib: int | None) -> float | None:
-    return None if kib is None else round(kib / 1024, 1)
-
-
-def compact_json(document: dict) -> str:
-    """Two levels of keys on their own lines, anything deeper on one line: a result file
-    that stays short and diffs well."""
-    out = ["{"]
-    for i, (key, value) in enumerate(document.items()):
-        comma = "," if i < len(document) - 1 else ""
-        if isinstance(value, dict) and value:
-            out.append(f" {json.dumps(key)}: {{")
-            for j, (sub, item) in enumerate(value.items()):
-                sub_comma = "," if j < len(value) - 1 else ""
-                out.append(f"  {json.dumps(sub)}: {json.dumps(item)}{sub_comma}")
-            out.append(f" }}{comma}")
-        else:
-            out.append(f" {json.dumps(key)}: {json.dumps(value)}{comma}")
-    out.append("}")
-    return "\n".join(out) + "\n"
-
-
-def cpu_model() -> str | None:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return None
-
-
-def machine() -> dict:
-    return {
-        "processor": platform.processor() or platform.machine(),
-        "cpu_model": cpu_model(),
-        "machine": platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "system": f"{platform.system()} {platform.release()}",
-        "git": subprocess.run(["git", "--version"], capture_output=True,
-                              text=True).stdout.strip(),
-    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -688,7 +610,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace, modes: list[str], work: Path) -> int:
-    info = machine()
+    info = common_machine()
     print(f"machine: {info['cpu_model'] or info['processor']}, {info['cpu_count']} CPUs, "
           f"{info['implementation']} {info['python']}, {info['system']}, {info['git']}")
     # Generating in a child keeps this process small: a child's ru_maxrss includes the

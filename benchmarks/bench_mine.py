@@ -22,12 +22,9 @@ This is a standalone script, not a test: pytest does not collect it.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
-import platform
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -35,6 +32,9 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from _common import compact_json, mib, snapshot_hunkmetrics, vm_hwm_kib
+from _common import machine as common_machine
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "mine.json"
@@ -44,17 +44,6 @@ SHOWN = ("commits", "matched", "candidates", "sampled", "files")
 
 
 # --------------------------------------------------------------------------- child
-
-
-def vm_hwm_kib() -> int | None:
-    """This process's own peak RSS (ru_maxrss can include the parent's at exec)."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return None
 
 
 class WorkerSampler(threading.Thread):
@@ -146,24 +135,6 @@ def child(mode: str, repo: str, out: str, jobs: int) -> None:
 # --------------------------------------------------------------------------- parent
 
 
-def snapshot_hunkmetrics(work: Path) -> dict:
-    """Copy the package once so that every child measures the same code even while its
-    sources are being edited; record which code that is."""
-    spec = importlib.util.find_spec("hunkmetrics")
-    if spec is None or spec.origin is None:
-        raise SystemExit("hunkmetrics is not importable from this interpreter")
-    source = Path(spec.origin).parent
-    status = subprocess.run(["git", "-C", str(source), "status", "--porcelain", "--", "."],
-                            capture_output=True, text=True)
-    commit = subprocess.run(["git", "-C", str(source), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True)
-    shutil.copytree(source, work / "snapshot" / "hunkmetrics",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    return {"source": str(source), "commit": commit.stdout.strip() or None,
-            "uncommitted_changes": len(status.stdout.splitlines())
-            if status.returncode == 0 else None, "snapshot": True}
-
-
 def run_child(mode: str, work: Path, repo: Path, jobs: int = 1) -> dict:
     out = work / f"{mode}.jsonl"
     out.unlink(missing_ok=True)
@@ -185,30 +156,6 @@ def run_child(mode: str, work: Path, repo: Path, jobs: int = 1) -> dict:
     return result
 
 
-def mib(kib: int | None) -> float | None:
-    return None if kib is None else round(kib / 1024, 1)
-
-
-def cpu_model() -> str | None:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return None
-
-
-def memory_gib() -> float | None:
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal:"):
-                return round(int(line.split()[1]) / 1024 / 1024, 1)
-    except OSError:
-        pass
-    return None
-
-
 def version_of(module: str) -> str | None:
     try:
         from importlib.metadata import version
@@ -216,39 +163,6 @@ def version_of(module: str) -> str | None:
         return version(module)
     except Exception:
         return None
-
-
-def machine() -> dict:
-    return {
-        "cpu_model": cpu_model(),
-        "machine": platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "memory_gib": memory_gib(),
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "system": f"{platform.system()} {platform.release()}",
-        "git": subprocess.run(["git", "--version"], capture_output=True,
-                              text=True).stdout.strip(),
-        "pydriller": version_of("pydriller"),
-        "tree_sitter": version_of("tree-sitter"),
-    }
-
-
-def compact_json(document: dict) -> str:
-    """Two levels of keys on their own lines, anything deeper on one line."""
-    out = ["{"]
-    for i, (key, value) in enumerate(document.items()):
-        comma = "," if i < len(document) - 1 else ""
-        if isinstance(value, dict) and value:
-            out.append(f" {json.dumps(key)}: {{")
-            for j, (sub, item) in enumerate(value.items()):
-                sub_comma = "," if j < len(value) - 1 else ""
-                out.append(f"  {json.dumps(sub)}: {json.dumps(item)}{sub_comma}")
-            out.append(f" }}{comma}")
-        else:
-            out.append(f" {json.dumps(key)}: {json.dumps(value)}{comma}")
-    out.append("}")
-    return "\n".join(out) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -278,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace, source: Path, jobs: list[int], work: Path) -> int:
-    info = machine()
+    info = common_machine(pydriller=version_of("pydriller"), tree_sitter=version_of("tree-sitter"))
     print(f"machine: {info['cpu_model']}, {info['cpu_count']} CPUs, "
           f"{info['memory_gib']} GiB, Python {info['python']}, {info['git']}")
     measured = snapshot_hunkmetrics(work)
