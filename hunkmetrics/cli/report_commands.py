@@ -24,9 +24,10 @@ def report(ctx: typer.Context,
                "--outcomes", help="CSV with the header id,agent,fixed[,localized] (fixed/"
                "localized: true/false, 1/0, yes/no): adds the per-agent figures and tables.",
                show_default=False)] = None) -> None:
-    """Write an HTML report of a batch run: proximity classes, divergence, and with
-    --outcomes which bugs each agent fixed, per class, and how well divergence and hunk
-    count predict failure (ROC AUC).
+    """Write an HTML report of a batch run: figures of proximity and divergence.
+
+    With --outcomes it adds which bugs each agent fixed, per proximity class, and how
+    well divergence and hunk count predict failure (ROC AUC).
 
     The page needs no network to open: CSS and figures (SVG) are inline. See
     docs/report.md for what each figure and table shows.
