@@ -22,7 +22,6 @@ from .metrics.divergence import (
 )
 from .metrics.localization import LocalizationResult, compare
 from .metrics.proximity import ProximityResult, classify
-from .patch.model import Patch
 from .workspace import PatchInput, Workspace, load_patch, open_workspace
 
 Source = str | Path | tuple[str | Path, str] | None
@@ -185,7 +184,7 @@ def characterize_workspace(ws: Workspace, *, profile: str = "default",
                             tuple(reference.warnings) if reference else ())
 
 
-def characterize(patch: PatchInput | Patch, *, profile: str = "default", source: Source = None,
+def characterize(patch: PatchInput, *, profile: str = "default", source: Source = None,
                  repo: str | Path | None = None, rev: str | None = None,
                  reverse: bool = False, hunking: str = "as-given", cutoff: int | None = None,
                  distributed_weight: float = DISTRIBUTED_WEIGHT,
@@ -211,6 +210,6 @@ def characterize(patch: PatchInput | Patch, *, profile: str = "default", source:
 
 
 __all__ = [
-    "Characterization", "Patch", "characterize", "characterize_workspace", "divergence",
+    "Characterization", "characterize", "characterize_workspace", "divergence",
     "localization", "proximity",
 ]
