@@ -143,7 +143,8 @@ class Characterization:
                 seen.append(warning)
         return seen
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, lazy_pairs: bool = False) -> dict[str, Any]:
+        """The characterize/v1 document (`lazy_pairs`: see DivergenceResult.to_dict)."""
         ws = self.workspace
         document: dict[str, Any] = {
             "schema": "hunkmetrics/characterize/v1",
@@ -158,7 +159,7 @@ class Characterization:
             "hunk_count": self.divergence.hunk_count,
             "files": file_records(ws),
             "hunks": [hunk_record(item) for item in ws.located()],
-            "divergence": self.divergence.to_dict(),
+            "divergence": self.divergence.to_dict(lazy_pairs=lazy_pairs),
             "proximity": self.proximity.to_dict(),
             "warnings": self.warnings,
         }

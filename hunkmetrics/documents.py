@@ -90,13 +90,15 @@ def hunks_document(workspace: Workspace) -> dict[str, Any]:
     }
 
 
-def divergence_document(workspace: Workspace, result: DivergenceResult) -> dict[str, Any]:
-    """The `hunkmetrics/divergence/v1` JSON document."""
+def divergence_document(workspace: Workspace, result: DivergenceResult, *,
+                        lazy_pairs: bool = False) -> dict[str, Any]:
+    """The `hunkmetrics/divergence/v1` JSON document (see DivergenceResult.to_dict for
+    `lazy_pairs`)."""
     return {
         **_base("hunkmetrics/divergence/v1", workspace, profile=result.profile,
                 distributed_weight=result.distributed_weight),
         "hunk_count": result.hunk_count,
-        "divergence": result.to_dict(),
+        "divergence": result.to_dict(lazy_pairs=lazy_pairs),
         "warnings": workspace.warnings + list(result.warnings),
     }
 

@@ -225,7 +225,7 @@ def divergence(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None, rev: R
         with load(patch, repo, rev, reverse, hunks) as workspace:
             result = compute_divergence(workspace.patch, workspace.sources, workspace.cache,
                                         profile=profile.value, distributed_weight=weight)
-            document = divergence_document(workspace, result)
+            document = divergence_document(workspace, result, lazy_pairs=True)
         emit(document, format, lambda doc: render_divergence(doc, show_pairs=pairs),
              document["divergence"]["pairs"], PAIR_COLUMNS)
 
@@ -421,7 +421,7 @@ def characterize(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None,
             result = characterize_workspace(workspace, profile=profile.value, cutoff=cutoff,
                                             distributed_weight=weight, reference=ref_ws,
                                             exclude_tests=exclude_tests)
-            document = result.to_dict()
+            document = result.to_dict(lazy_pairs=True)
         emit(document, format, render_characterization)
 
     guarded(ctx, run)

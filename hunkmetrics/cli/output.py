@@ -8,6 +8,8 @@ import json
 import sys
 from typing import Any
 
+from ..metrics.divergence import PairRows
+
 
 def write_text(text: str) -> None:
     """Write to stdout; bytes that were not UTF-8 in the input come out escaped."""
@@ -17,7 +19,37 @@ def write_text(text: str) -> None:
 
 
 def write_json(document: dict[str, Any]) -> None:
-    write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    """Write a document with indent 2. Lazy pair lists (PairRows) are streamed in place,
+    one pair a line, so millions of pairs never sit in memory as dicts or one string."""
+    streams: dict[str, PairRows] = {}
+
+    def swap(node: Any) -> Any:
+        if isinstance(node, PairRows):
+            token = f"\x00pairs{len(streams)}\x00"
+            streams[token] = node
+            return token
+        if isinstance(node, dict):
+            return {key: swap(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [swap(value) for value in node]
+        return node
+
+    text = json.dumps(swap(document), indent=2, ensure_ascii=False) + "\n"
+    for token, rows in streams.items():
+        quoted = json.dumps(token)
+        before, text = text.split(quoted, 1)
+        line_start = before.rfind("\n") + 1
+        indent = " " * (len(before[line_start:]) - len(before[line_start:].lstrip(" ")))
+        write_text(before)
+        if not len(rows):
+            write_text("[]")
+            continue
+        inner = indent + "  "
+        write_text("[\n" + inner)
+        for chunk in rows.json_chunks(indent=inner):
+            write_text(chunk)
+        write_text("\n" + indent + "]")
+    write_text(text)
 
 
 def write_csv(rows: list[dict[str, Any]], columns: list[str]) -> None:

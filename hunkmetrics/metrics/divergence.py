@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -71,21 +71,67 @@ class DivergenceResult:
                             float(self.structural[k]), float(self.file[k]),
                             float(self.gamma[k]), float(self.pair_value[k]))
 
-    def to_dict(self) -> dict[str, Any]:
-        """The `divergence` object of the divergence/v1 and characterize/v1 documents."""
-        columns = [self.pair_i.tolist(), self.pair_j.tolist(), self.lexical.tolist(),
-                   self.structural.tolist(), self.file.tolist(), self.gamma.tolist(),
-                   self.pair_value.tolist()]
+    def to_dict(self, *, lazy_pairs: bool = False) -> dict[str, Any]:
+        """The `divergence` object of the divergence/v1 and characterize/v1 documents.
+        With `lazy_pairs`, "pairs" is a PairRows view made on demand (for writers that
+        stream millions of pairs) instead of a list of dicts."""
+        rows = PairRows(self)
         return {
             "profile": self.profile,
             "value": self.value,
             "means": self.means,
             "distributed_weight": self.distributed_weight,
             "excluded_hunks": list(self.excluded_hunks),
-            "pairs": [{"i": i, "j": j, "lexical": lx, "structural": st, "file": fl,
-                       "gamma": g, "value": v}
-                      for i, j, lx, st, fl, g, v in zip(*columns, strict=True)],
+            "pairs": rows if lazy_pairs else list(rows),
         }
+
+
+PAIR_KEYS = ("i", "j", "lexical", "structural", "file", "gamma", "value")
+
+
+class PairRows(Sequence[dict[str, Any]]):
+    """A result's pairs as JSON-ready dicts, built chunk by chunk from its arrays."""
+
+    CHUNK = 20_000
+
+    def __init__(self, result: DivergenceResult) -> None:
+        self._columns = (result.pair_i, result.pair_j, result.lexical, result.structural,
+                         result.file, result.gamma, result.pair_value)
+
+    def __len__(self) -> int:
+        return len(self._columns[0])
+
+    def _rows(self, start: int, stop: int) -> list[dict[str, Any]]:
+        columns = [column[start:stop].tolist() for column in self._columns]
+        return [dict(zip(PAIR_KEYS, values, strict=True))
+                for values in zip(*columns, strict=True)]
+
+    def __getitem__(self, key):  # type: ignore[override]
+        if isinstance(key, slice):
+            start, stop, step = key.indices(len(self))
+            rows = self._rows(start, stop)
+            return rows[::step] if step != 1 else rows
+        index = key + len(self) if key < 0 else key
+        if not 0 <= index < len(self):
+            raise IndexError(key)
+        return self._rows(index, index + 1)[0]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for start in range(0, len(self), self.CHUNK):
+            yield from self._rows(start, start + self.CHUNK)
+
+    def json_chunks(self, indent: str = "") -> Iterator[str]:
+        """The pairs as JSON array elements (one object a line), exactly as json.dumps
+        writes them, joined with ",\n" + indent; chunk by chunk."""
+        first = True
+        for start in range(0, len(self), self.CHUNK):
+            columns = [column[start:start + self.CHUNK].tolist() for column in self._columns]
+            lines = [f'{{"i": {i}, "j": {j}, "lexical": {lx!r}, "structural": {st!r}, '
+                     f'"file": {fl!r}, "gamma": {g!r}, "value": {v!r}}}'
+                     for i, j, lx, st, fl, g, v in zip(*columns, strict=True)]
+            text = (",\n" + indent).join(lines)
+            yield text if first else ",\n" + indent + text
+            first = False
 
 
 def counted_hunks(patch: Patch, profile: str) -> tuple[list[tuple[Hunk, FileDiff]], list[int]]:
