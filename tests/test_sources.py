@@ -163,3 +163,14 @@ def test_workspace_locates_from_source(repo) -> None:
     assert calc.method is None  # one hunk spans `add` (line 3) and `twice` (line 6)
     assert calc.methods == ("Calc.add(int,int)", "Calc.twice(int)")
     assert located["crlf.txt"].language is None
+
+
+def test_blob_names_of_sha256_repositories_match(tmp_path: Path) -> None:
+    from hunkmetrics.sources.resolve import blob_matches
+
+    # printf 'blob 6\0hello\n' | sha256sum  (git's object format: "blob <size>\0" + bytes)
+    sha256 = "2cf8d83d9ee29543b34a87727421fdecb7e3f3a183d337639025de576db9ebb4"
+    assert blob_hash(b"hello\n", "sha256") == sha256
+    assert blob_matches(b"hello\n", sha256[:12])
+    assert blob_matches(b"hello\n", "ce01362")  # the SHA-1 name's abbreviation
+    assert not blob_matches(b"hello!\n", "ce01362")

@@ -37,9 +37,16 @@ class Sources:
         return self.files.get(file_diff.path)
 
 
-def blob_hash(data: bytes) -> str:
-    """Git's object name of a blob with these bytes (SHA-1 repositories)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+def blob_hash(data: bytes, algorithm: str = "sha1") -> str:
+    """Git's object name of a blob with these bytes (`sha1`, or `sha256` repositories)."""
+    return hashlib.new(algorithm, b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def blob_matches(data: bytes, abbreviation: str) -> bool:
+    """Whether an `index` line's abbreviated blob name names these bytes. Abbreviations
+    longer than 40 digits can only be SHA-256; shorter ones are tried with both."""
+    algorithms = ("sha256",) if len(abbreviation) > 40 else ("sha1", "sha256")
+    return any(blob_hash(data, a).startswith(abbreviation) for a in algorithms)
 
 
 def _side_of(file_diff: FileDiff, reader: FileReader) -> tuple[set[Side], str, bytes | None,
@@ -67,7 +74,7 @@ def _side_of(file_diff: FileDiff, reader: FileReader) -> tuple[set[Side], str, b
 def _matches(file_diff: FileDiff, data: bytes, side: Side, reasons: list[str]) -> set[Side]:
     blob = file_diff.old_blob if side == "pre" else file_diff.new_blob
     if blob:
-        if blob_hash(data).startswith(blob):
+        if blob_matches(data, blob):
             return {side}
         reasons.append(f"{side}-image blob {blob} does not match")
         return set()
