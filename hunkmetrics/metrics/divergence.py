@@ -13,7 +13,7 @@ from ..lang.index import ParseCache
 from ..lang.languages import rules_for_path
 from ..patch.model import FileDiff, FileStatus, Hunk, Patch
 from ..sources.resolve import Sources
-from .features import HunkFeatures, patch_features
+from .features import hunk_text, patch_features
 from .filelevel import file_distance
 from .lexical import bleu_distance_pairs, token_distance_matrix
 from .structural import anchor_node, bag_distance_matrix, flatten, path_distance
@@ -160,22 +160,25 @@ def compute_divergence(patch: Patch, sources: Sources | None = None,
         raise ValueError("the distributed weight must be ≥ 0")
     cache = cache if cache is not None else ParseCache()
     hunks, dropped = counted_hunks(patch, profile)
-    features = patch_features(patch, hunks, sources, cache)
-    warnings = list(features.warnings)
+    warnings: list[str] = []
     if dropped:
-        warnings.insert(0, f"hunks {','.join(map(str, dropped))}: whole-file sections, not "
+        warnings.append(f"hunks {','.join(map(str, dropped))}: whole-file sections, not "
                         "counted in the birch profile")
     n = len(hunks)
     pair_i, pair_j = np.triu_indices(n, k=1)
-    feats = features.hunks
     if profile == "birch":
-        lexical = bleu_distance_pairs([f.text for f in feats])
-        structural, notes = _birch_structural(hunks, feats, sources, cache)
+        # BLEU needs only the hunks' text: no tokens or bags, no post-image parse.
+        lexical = bleu_distance_pairs([hunk_text(hunk) for hunk, _ in hunks])
+        structural, notes = _birch_structural(patch, hunks, sources, cache)
         warnings.extend(notes)
     else:
+        features = patch_features(patch, hunks, sources, cache)
+        warnings.extend(features.warnings)
+        feats = features.hunks
         lexical = token_distance_matrix([f.tokens for f in feats])
         structural = bag_distance_matrix([f.bag for f in feats], [f.language for f in feats])
-    file_matrix, same_file = _file_matrices([f.path for f in feats], capped=profile != "birch")
+    paths = [file_diff.path for _, file_diff in hunks]
+    file_matrix, same_file = _file_matrices(paths, capped=profile != "birch")
     lex = lexical[pair_i, pair_j]
     struct = structural[pair_i, pair_j]
     fil = file_matrix[pair_i, pair_j]
@@ -200,7 +203,7 @@ def _file_matrices(paths: list[str], capped: bool) -> tuple[np.ndarray, np.ndarr
     return small[ids[:, None], ids[None, :]], ids[:, None] == ids[None, :]
 
 
-def _birch_structural(hunks: list[tuple[Hunk, FileDiff]], feats: list[HunkFeatures],
+def _birch_structural(patch: Patch, hunks: list[tuple[Hunk, FileDiff]],
                       sources: Sources | None, cache: ParseCache
                       ) -> tuple[np.ndarray, list[str]]:
     """Same file: AST path distance between the hunks' anchor nodes, normalized by the
@@ -221,11 +224,9 @@ def _birch_structural(hunks: list[tuple[Hunk, FileDiff]], feats: list[HunkFeatur
         texts = sources.texts(file_diff) if sources is not None else None
         if rules is None or texts is None or texts.pre is None:
             fallback.extend(members)
-            bags = bag_distance_matrix([feats[k].bag for k in members],
-                                       [feats[k].language for k in members])
-            for a, ka in enumerate(members):
-                for b, kb in enumerate(members):
-                    out[ka, kb] = bags[a, b]
+            feats = patch_features(patch, [hunks[k] for k in members], sources, cache).hunks
+            out[np.ix_(members, members)] = bag_distance_matrix(
+                [f.bag for f in feats], [f.language for f in feats])
             continue
         flat = flatten(cache.tree(rules, texts.pre))
         anchors = [anchor_node(flat, [line - 1 for line in hunks[k][0].changed_lines] or [0])

@@ -46,6 +46,11 @@ class FeatureSet:
     warnings: list[str] = field(default_factory=list)
 
 
+def hunk_text(hunk: Hunk) -> str:
+    """The birch profile's text of a hunk: removed lines then added lines, by newlines."""
+    return "\n".join(hunk.removed_text + hunk.added_text)
+
+
 def generic_tokens(lines: Iterable[str]) -> list[tuple[str, str]]:
     """(class, text) tokens for a language without a grammar."""
     out = []
@@ -129,7 +134,7 @@ def _fragment_rows(line_map: tuple[int | None, ...], numbers: set[int]) -> set[i
 
 def hunk_features(hunk: Hunk, file_diff: FileDiff, sources: Sources | None,
                   cache: ParseCache) -> HunkFeatures:
-    text = "\n".join(hunk.removed_text + hunk.added_text)
+    text = hunk_text(hunk)
     rules = rules_for_path(file_diff.path)
     if rules is None:
         removed = generic_tokens(hunk.removed_text)
