@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from . import __version__
+from .lang.languages import rules_for_path
 from .lang.locate import LocatedHunk
 from .metrics.divergence import DivergenceResult
 from .metrics.localization import LocalizationResult
@@ -57,8 +58,6 @@ def hunk_record(item: LocatedHunk) -> dict[str, Any]:
 
 
 def file_records(workspace: Workspace) -> list[dict[str, Any]]:
-    from .lang.languages import rules_for_path
-
     out = []
     for f in workspace.patch.files:
         rules = rules_for_path(f.path)

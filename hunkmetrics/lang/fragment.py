@@ -12,7 +12,7 @@ import tree_sitter as ts
 from ..patch.model import FileDiff, Hunk, LineKind
 from .index import FileIndex, ParseCache, Scope, build_index, count_errors, directory_package
 from .languages import LanguageRules, parser
-from .locate import Location, locate_in_index, python_package
+from .locate import Location, anchors, locate_in_index, python_package
 
 _JAVA_TYPE_RE = re.compile(r"\b(class|interface|enum|record|@interface)\s+([A-Za-z_$][\w$]*)")
 _PY_HEADER_RE = re.compile(r"^(async\s+def|def|class)\s+\w+")
@@ -250,8 +250,6 @@ def locate_from_diff(hunk: Hunk, file_diff: FileDiff, rules: LanguageRules,
 def _type_declared_inside(index: FileIndex, hunk: Hunk, fragment: Fragment) -> bool:
     """True when the innermost scope around the change is a type whose declaration the
     hunk itself shows, so a null method is certain rather than unknown."""
-    from .locate import anchors
-
     points = anchors(hunk)
     if not points:
         return False

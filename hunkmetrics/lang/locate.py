@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import Literal
 
@@ -143,8 +143,6 @@ def locate_patch(patch: Patch, sources: Sources | None = None,
 
 
 def _with_note(loc: Location, note: str) -> Location:
-    from dataclasses import replace
-
     return replace(loc, note=f"{loc.note}; {note}" if loc.note else note)
 
 

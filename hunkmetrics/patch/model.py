@@ -79,9 +79,7 @@ class Hunk:
         last_old = self.old_start - 1 if self.old_lines else self.old_start
         prev: LineKind | None = None
         for line in self.lines:
-            if line.kind is LineKind.ADDED and prev is None or (
-                line.kind is LineKind.ADDED and prev is LineKind.CONTEXT
-            ):
+            if line.kind is LineKind.ADDED and prev in (None, LineKind.CONTEXT):
                 points.append(last_old)
             if line.old_lineno is not None:
                 last_old = line.old_lineno
@@ -201,9 +199,3 @@ class Patch:
     @property
     def content_files(self) -> tuple[FileDiff, ...]:
         return tuple(f for f in self.files if f.excluded_reason is None)
-
-    def file_of(self, hunk: Hunk) -> FileDiff:
-        for f in self.files:
-            if hunk in f.hunks:
-                return f
-        raise KeyError(hunk.index)
