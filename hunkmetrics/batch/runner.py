@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -35,6 +34,7 @@ from ..workspace import Workspace
 from .executors import Executor, make_executor, one_line
 from .inputs import BatchInput, Defaults, Item, open_input
 from .output import JsonlWriter
+from .scheduler import run_tasks
 
 SCHEMA = "hunkmetrics/characterize/v1"
 MAX_CHUNK = 16  # items per task at most (auto chunk size)
@@ -232,7 +232,12 @@ def open_writer(out: str | Path, resume: bool) -> JsonlWriter:
         raise HunkmetricsError(f"{out}: cannot write ({exc.strerror})") from None
 
 
+Chunk = list[tuple[int, Item]]  # consecutive items with their input positions
+
+
 class _Driver:
+    """Feeds chunks to `run_tasks` and writes every record, in input order when asked."""
+
     def __init__(self, writer: JsonlWriter, executor: Executor, settings: Settings,
                  summary: Summary, *, ordered: bool, chunk_size: int,
                  progress: Progress | None) -> None:
@@ -243,10 +248,7 @@ class _Driver:
         self.ordered = ordered
         self.chunk_size = chunk_size
         self.progress = progress
-        self.window = 2 * executor.slots + 1  # tasks in flight
         self.window_items = max(64, 4 * executor.slots * chunk_size)  # --ordered: look-ahead
-        self.pending: dict[Any, tuple[list[tuple[int, Item]], bool]] = {}
-        self.quarantine: deque[tuple[int, Item]] = deque()
         self.buffer: dict[int, dict[str, Any]] = {}  # --ordered: done, not yet written
         self.next_write = 0
         self.next_submit = 0
@@ -268,68 +270,47 @@ class _Driver:
         if self.progress is not None:
             self.progress.advance(1, int(failed))
 
-    def submit(self, chunk: list[tuple[int, Item]], suspect: bool = False) -> None:
-        if self.executor.ships_patches:  # remote workers get the bytes, not the path
-            shipped = []
-            for seq, item in chunk:
-                if item.data is None:
-                    try:
-                        item = replace(item, data=read_patch_bytes(item.patch))
-                    except HunkmetricsError as exc:
-                        self.deliver(seq, error_record(item, self.settings, str(exc)))
-                        continue
-                shipped.append((seq, item))
-            chunk = shipped
-            if not chunk:
-                return
-        future = self.executor.submit(run_chunk, self.settings, [item for _, item in chunk])
-        self.pending[future] = (chunk, suspect)
+    def _chunks(self, todo: Iterable[Item]) -> Iterator[Chunk]:
+        """Chunks to run; remote workers get each patch's bytes (an unreadable patch is
+        its error line at once)."""
+        for chunk in chunked(((seq, item) for seq, item in enumerate(todo)),
+                             self.chunk_size):
+            self.next_submit = chunk[-1][0] + 1
+            if self.executor.ships_patches:
+                chunk = self._ship(chunk)
+            if chunk:
+                yield chunk
 
-    def collect(self, future: Any) -> None:
-        chunk, suspect = self.pending.pop(future)
-        try:
-            records = future.result()
-        except Exception as exc:  # the task did not run to its end: a worker died
-            self.executor.recover(future, exc)
-            if suspect:  # run alone, so it is this item's doing
-                seq, item = chunk[0]
-                self.deliver(seq, error_record(
-                    item, self.settings, f"internal error: the worker died on this patch "
-                    f"({type(exc).__name__}: {one_line(exc)})"))
-            else:  # some item of some task in flight: retry each alone to find it
-                self.summary.worker_failures += 1
-                self.quarantine.extend(chunk)
-        else:
-            for (seq, _item), record in zip(chunk, records, strict=True):
-                self.deliver(seq, record)
-        finally:
-            self.executor.release(future)
+    def _ship(self, chunk: Chunk) -> Chunk:
+        shipped = []
+        for seq, item in chunk:
+            if item.data is None:
+                try:
+                    item = replace(item, data=read_patch_bytes(item.patch))
+                except HunkmetricsError as exc:
+                    self.deliver(seq, error_record(item, self.settings, str(exc)))
+                    continue
+            shipped.append((seq, item))
+        return shipped
+
+    def _deliver_chunk(self, chunk: Chunk, records: list[dict[str, Any]]) -> None:
+        for (seq, _item), record in zip(chunk, records, strict=True):
+            self.deliver(seq, record)
+
+    def _crashed(self, chunk: Chunk, exc: BaseException) -> None:
+        seq, item = chunk[0]  # run alone: it is this item's doing
+        self.deliver(seq, error_record(
+            item, self.settings, f"internal error: the worker died on this patch "
+            f"({type(exc).__name__}: {one_line(exc)})"))
 
     def run(self, todo: Iterable[Item]) -> None:
-        chunks = chunked(((seq, item) for seq, item in enumerate(todo)), self.chunk_size)
-        exhausted = False
-        while True:
-            exhausted = self._fill(chunks, exhausted)
-            if self.pending:
-                for future in self.executor.some_done(list(self.pending)):
-                    self.collect(future)
-            elif exhausted and not self.quarantine:
-                break
-
-    def _fill(self, chunks: Iterator[list[tuple[int, Item]]], exhausted: bool) -> bool:
-        if self.quarantine:  # after a worker died: the suspects one at a time, alone
-            if not self.pending:
-                self.submit([self.quarantine.popleft()], suspect=True)
-            return exhausted
-        while not exhausted and len(self.pending) < self.window:
-            if self.ordered and self.next_submit - self.next_write >= self.window_items:
-                break
-            chunk = next(chunks, None)
-            if chunk is None:
-                return True
-            self.next_submit = chunk[-1][0] + 1
-            self.submit(chunk)
-        return exhausted
+        self.summary.worker_failures += run_tasks(
+            self.executor, self._chunks(todo), run_chunk,
+            arguments=lambda chunk: (self.settings, [item for _, item in chunk]),
+            deliver=self._deliver_chunk, crashed=self._crashed,
+            split=lambda chunk: [[pair] for pair in chunk],
+            hold=lambda: self.ordered and self.next_submit - self.next_write
+            >= self.window_items)
 
 
 def run_batch(source: str | Path | BatchInput, out: str | Path, *,
