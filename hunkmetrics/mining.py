@@ -25,8 +25,6 @@ The library needs no PyDriller: `walker="pydriller"` walks with PyDriller instea
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing
 import os
 import re
 import signal
@@ -34,8 +32,6 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from datetime import time as dtime
@@ -43,7 +39,9 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .api import characterize_workspace
+from .batch.executors import LocalExecutor
 from .batch.output import JsonlWriter
+from .batch.scheduler import run_tasks
 from .errors import HunkmetricsError
 from .lang.languages import all_rules, rules_for_path
 from .metrics.localization import is_test_file
@@ -583,12 +581,6 @@ def _crashed(candidate: Candidate) -> dict[str, Any]:
     return record
 
 
-def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C is the driver's to handle (the workers' git children
-    inherit the ignored signal too), so that it can stop cleanly."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class _Interrupt:
     """Ctrl-C while mining: the first one asks the driver to stop at the next safe point
     (never inside the process pool's machinery, which can hang when interrupted); a
@@ -619,84 +611,44 @@ class _Interrupt:
             signal.signal(signal.SIGINT, self._previous)
 
 
-class _Pool:
-    """A process pool that survives a worker's death: the tasks in flight when it broke
-    are re-run one by one, each in a fresh process, so only the culprit gets an error."""
+def _run_parallel(candidates: Iterable[Candidate], jobs: int, repo: str, profile: str,
+                  emit: Callable[[dict[str, Any]], None], check: Callable[[], None]) -> None:
+    """Characterize in `jobs` worker processes (batch's executor and task loop). A
+    commit whose worker dies, alone as well, gets a crash record; but when workers die
+    before any commit ever succeeded, no commit is to blame and the run stops."""
+    succeeded = False
+    unproven: list[Candidate] = []  # crashed before anything succeeded
 
-    def __init__(self, jobs: int, repo: str, profile: str,
-                 check: Callable[[], None] = lambda: None) -> None:
-        self.jobs, self.repo, self.profile, self.check = jobs, repo, profile, check
-        self.context = multiprocessing.get_context("spawn")  # no fork of a threaded driver
-        self.executor = self._new(jobs)
-        self.pending: dict[Future[dict[str, Any]], Candidate] = {}
-        self.succeeded = False
+    def deliver(candidate: Candidate, record: dict[str, Any]) -> None:
+        nonlocal succeeded
+        succeeded = True
+        for earlier in unproven:
+            emit(_crashed(earlier))
+        unproven.clear()
+        emit(record)
 
-    def _new(self, jobs: int) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=jobs, mp_context=self.context,
-                                   initializer=_ignore_sigint)
+    def crashed(candidate: Candidate, exc: BaseException) -> None:
+        if succeeded:
+            emit(_crashed(candidate))
+        else:
+            unproven.append(candidate)
 
-    def submit(self, candidate: Candidate) -> None:
-        future = self.executor.submit(characterize_candidate, candidate, self.repo,
-                                      self.profile)
-        self.pending[future] = candidate
-
-    def collect(self, everything: bool = False) -> Iterator[dict[str, Any]]:
-        """Finished records: at least one (or, with `everything`, all pending)."""
-        while self.pending:
-            done, _ = wait(list(self.pending), timeout=0.25, return_when=FIRST_COMPLETED)
-            self.check()
-            if not done:
-                continue
-            orphans: list[Candidate] = []
-            for future in done:
-                candidate = self.pending.pop(future)
-                try:
-                    record = future.result()
-                except BrokenProcessPool:
-                    orphans.append(candidate)
-                    continue
-                self.succeeded = True
-                yield record
-            if orphans:
-                orphans += list(self.pending.values())
-                self.pending.clear()
-                self.executor.shutdown(wait=False, cancel_futures=True)
-                records = []
-                for candidate in orphans:
-                    self.check()
-                    records.append(self._isolated(candidate))
-                if not self.succeeded:  # no worker has ever worked: not one commit's fault
-                    raise HunkmetricsError(
-                        "the worker processes die before characterizing any commit (a "
-                        "script calling mine() with jobs > 1 needs an `if __name__ == "
-                        "'__main__':` guard; try --jobs 1 to find a crashing commit)")
-                yield from records
-                self.executor = self._new(self.jobs)
-            if not everything:
-                return
-
-    def _isolated(self, candidate: Candidate) -> dict[str, Any]:
-        executor = self._new(1)
-        try:
-            record = executor.submit(characterize_candidate, candidate, self.repo,
-                                     self.profile).result()
-        except BrokenProcessPool:
-            return _crashed(candidate)
-        finally:
-            executor.shutdown(wait=False, cancel_futures=True)
-        self.succeeded = True
-        return record
-
-    def close(self) -> None:
-        """Cancel what has not started, let the running tasks finish, stop the workers
-        (a Ctrl-C meanwhile terminates them)."""
-        try:
-            self.executor.shutdown(wait=True, cancel_futures=True)
-        except KeyboardInterrupt:
-            for process in list(getattr(self.executor, "_processes", {}).values()):
-                with contextlib.suppress(Exception):
-                    process.terminate()
-            raise
+    executor = LocalExecutor(jobs)
+    finished = False
+    try:
+        # characterize_candidate is looked up here, at call time (tests replace it).
+        run_tasks(executor, candidates, characterize_candidate,
+                  arguments=lambda candidate: (candidate, repo, profile),
+                  deliver=deliver, crashed=crashed, window=jobs * WINDOW_PER_JOB,
+                  check=check)
+        finished = True
+    finally:
+        executor.close(cancel=not finished)
+    if unproven:
+        raise HunkmetricsError(
+            "the worker processes die before characterizing any commit (a script calling "
+            "mine() with jobs > 1 needs an `if __name__ == '__main__':` guard; try --jobs 1 "
+            "to find a crashing commit)")
 
 
 def mine(repo: str | Path, out: str | Path, options: MineOptions | None = None, *,
@@ -750,17 +702,8 @@ def mine(repo: str | Path, out: str | Path, options: MineOptions | None = None, 
                 for candidate in candidates:
                     emit(characterize_candidate(candidate, str(repo), options.profile))
             else:
-                pool = _Pool(jobs, str(repo), options.profile, interrupt.check)
-                try:
-                    for candidate in candidates:
-                        pool.submit(candidate)
-                        if len(pool.pending) >= jobs * WINDOW_PER_JOB:
-                            for record in pool.collect():
-                                emit(record)
-                    for record in pool.collect(everything=True):
-                        emit(record)
-                finally:
-                    pool.close()
+                _run_parallel(candidates, jobs, str(repo), options.profile, emit,
+                              interrupt.check)
         except HunkmetricsError:
             interrupt.check()  # git killed by the Ctrl-C: report the interrupt instead
             raise

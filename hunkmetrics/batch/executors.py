@@ -9,6 +9,7 @@ to submit and when, and writes every result; executors hold no queue of their ow
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -106,7 +107,15 @@ class LocalExecutor(Executor):
         self._born.pop(future, None)
 
     def close(self, cancel: bool = False) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=cancel)
+        """Cancel what has not started (with `cancel`) and let the running tasks finish;
+        a Ctrl-C meanwhile terminates the workers."""
+        try:
+            self._pool.shutdown(wait=True, cancel_futures=cancel)
+        except KeyboardInterrupt:
+            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+                with contextlib.suppress(Exception):
+                    process.terminate()
+            raise
 
 
 class InlineExecutor(Executor):
