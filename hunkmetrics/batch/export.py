@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import HunkmetricsError
+from .output import RecordFile, read_records
 
 FORMATS = ("csv", "parquet")
 
@@ -89,50 +89,14 @@ COLUMNS: list[tuple[str, str, Callable[[dict[str, Any]], Any]]] = [
 COLUMN_NAMES = [name for name, _, _ in COLUMNS]
 
 
-@dataclass
-class Records:
-    """The records of a JSONL file, one per id (the last wins), sorted by id."""
-
-    records: list[dict[str, Any]] = field(default_factory=list)
-    invalid: int = 0  # torn, not JSON, or not a record with an id
-    duplicates: int = 0  # records replaced by a later line with the same id
-
-    @property
-    def warnings(self) -> list[str]:
-        out = []
-        if self.invalid:
-            out.append(f"skipped {self.invalid} torn or invalid line(s)")
-        if self.duplicates:
-            out.append(f"{self.duplicates} id(s) appear more than once: kept the last line "
-                       "of each")
-        return out
-
-
-def read_records(path: str | Path) -> Records:
-    path = Path(path)
-    if not path.is_file():
-        raise HunkmetricsError(f"{path}: no such file" if not path.exists()
-                               else f"{path}: not a file")
-    by_id: dict[str, dict[str, Any]] = {}
-    result = Records()
-    with path.open("rb") as handle:
-        for raw in handle:
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw)
-            except ValueError:
-                result.invalid += 1
-                continue
-            if not isinstance(record, dict) or record.get("id") is None:
-                result.invalid += 1
-                continue
-            key = str(record["id"])
-            if key in by_id:
-                result.duplicates += 1
-            by_id[key] = record
-    result.records = [by_id[key] for key in sorted(by_id)]
-    return result
+def read_warnings(read: RecordFile) -> list[str]:
+    out = []
+    if read.unreadable:
+        out.append(f"skipped {len(read.unreadable)} torn or invalid line(s)")
+    if read.duplicates:
+        out.append(f"{read.duplicates} id(s) appear more than once: kept the last line of "
+                   "each")
+    return out
 
 
 def rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -218,7 +182,7 @@ def export(results: str | Path, out: str | Path | None, format: str | None = Non
     if target is not None and Path(results).resolve() == target.resolve():
         raise HunkmetricsError(f"{target}: --out would overwrite the results it exports")
     read = read_records(results)
-    table = rows(read.records)
+    table = rows([read.records[key] for key in sorted(read.records)])
     if format == "parquet":
         if target is None:
             raise HunkmetricsError("--format parquet needs --out FILE (not standard output)")
@@ -226,4 +190,4 @@ def export(results: str | Path, out: str | Path | None, format: str | None = Non
     else:
         write_csv(table, target)
     return ExportSummary(rows=len(table), errors=sum(r["error"] is not None for r in table),
-                         warnings=read.warnings)
+                         warnings=read_warnings(read))

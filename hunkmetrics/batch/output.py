@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from ..errors import HunkmetricsError
 
 
 def encode_record(record: dict[str, Any]) -> bytes:
@@ -85,3 +88,46 @@ class JsonlWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@dataclass
+class RecordFile:
+    """The records of a JSON Lines file: one per id, the last line winning and taking
+    the later place; lines that are not a JSON object with an id (a torn tail of a
+    killed run, stray output) by 1-based number."""
+
+    records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    unreadable: list[int] = field(default_factory=list)
+    duplicates: int = 0  # lines whose id appeared on an earlier line
+
+
+def read_records(path: str | Path, what: str = "file") -> RecordFile:
+    """Read a batch's (or mine's) output for export and report; `what` names the file in
+    the one-line errors."""
+    path = Path(path)
+    if path.is_dir():
+        raise HunkmetricsError(f"{path}: is a directory, not a {what}")
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        raise HunkmetricsError(f"{path}: no such {what}") from None
+    except OSError as exc:
+        raise HunkmetricsError(f"{path}: cannot read: {exc.strerror}") from None
+    result = RecordFile()
+    with handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                record = None
+            if not isinstance(record, dict) or record.get("id") is None:
+                result.unreadable.append(number)
+                continue
+            key = str(record["id"])
+            if key in result.records:
+                result.duplicates += 1
+                del result.records[key]
+            result.records[key] = record
+    return result

@@ -7,13 +7,13 @@ person typed by hand, so a wrong one is an input error with a one-line message).
 from __future__ import annotations
 
 import csv
-import json
 import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..batch.output import read_records
 from ..errors import HunkmetricsError
 
 PROXIMITY_CLASSES = ("Nucleus", "Cluster", "Orbit", "Sprawl", "Fragment")
@@ -129,35 +129,9 @@ def parse_record(raw: dict[str, Any]) -> Record:
 def load_results(path: str | Path) -> Results:
     """Read results.jsonl. A missing file is an input error; lines that are not a JSON
     object with an "id" (a torn tail of a killed run, stray output) are counted."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise HunkmetricsError(f"{path}: no such results file") from None
-    except IsADirectoryError:
-        raise HunkmetricsError(f"{path}: is a directory, not a results.jsonl file") from None
-    except OSError as exc:
-        raise HunkmetricsError(f"{path}: cannot read: {exc.strerror}") from None
-    records: dict[str, Record] = {}
-    unreadable: list[int] = []
-    duplicates = 0
-    for number, line in enumerate(data.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except ValueError:
-            unreadable.append(number)
-            continue
-        if not isinstance(raw, dict) or "id" not in raw:
-            unreadable.append(number)
-            continue
-        record = parse_record(raw)
-        if record.id in records:
-            duplicates += 1
-            del records[record.id]  # the later line wins and takes the later place
-        records[record.id] = record
-    return Results(str(path), list(records.values()), unreadable, duplicates)
+    read = read_records(path, "results file")
+    records = [parse_record(raw) for raw in read.records.values()]
+    return Results(str(path), records, read.unreadable, read.duplicates)
 
 
 @dataclass(frozen=True)
