@@ -17,3 +17,12 @@ class PatchError(HunkmetricsError):
 
 class SourceError(HunkmetricsError):
     """The sources given do not exist or do not match the patch."""
+
+
+def error_line(exc: BaseException) -> str:
+    """The one line a dataset record's "error" holds: an input error's own message, or
+    `internal error: Type: message` for anything else (a bug, on that item only)."""
+    text = " ".join(str(exc).split())
+    if isinstance(exc, HunkmetricsError):
+        return text or type(exc).__name__
+    return f"internal error: {type(exc).__name__}" + (f": {text}" if text else "")

@@ -42,7 +42,7 @@ from .api import characterize_workspace
 from .batch.executors import LocalExecutor
 from .batch.output import JsonlWriter
 from .batch.scheduler import run_tasks
-from .errors import HunkmetricsError
+from .errors import HunkmetricsError, error_line
 from .lang.languages import all_rules, rules_for_path
 from .metrics.localization import is_test_file
 from .workspace import open_workspace
@@ -547,13 +547,6 @@ def _examine(repo: Path, batch: list[CommitInfo], options: MineOptions,
 # --------------------------------------------------------------------------- characterizing
 
 
-def one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    if isinstance(exc, HunkmetricsError):
-        return text or type(exc).__name__
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
 def characterize_candidate(candidate: Candidate, repo: str, profile: str = "default"
                            ) -> dict[str, Any]:
     """One output record: the commit's fields, then the characterize/v1 document, or
@@ -566,7 +559,7 @@ def characterize_candidate(candidate: Candidate, repo: str, profile: str = "defa
         with open_workspace(candidate.diff, repo=repo, rev=candidate.parent) as workspace:
             document = characterize_workspace(workspace, profile=profile).to_dict()
     except Exception as exc:
-        record["error"] = one_line(exc)
+        record["error"] = error_line(exc)
         record["hunk_count"] = candidate.hunk_count if candidate.hunk_count >= 0 else None
         return record
     record.update(document)

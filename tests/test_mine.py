@@ -409,7 +409,7 @@ def test_a_failing_commit_gets_an_error_line_and_the_run_goes_on(
     records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert [r["id"] for r in records] == [ids["C1"], ids["C4"], ids["C8"]]
     failed = records[2]
-    assert failed["error"] == "ValueError: boom second line"
+    assert failed["error"] == "internal error: ValueError: boom second line"
     assert failed["hunk_count"] == 4 and failed["parent"] == ids["C7"]
     assert "divergence" not in failed
     assert records[0]["error"] is None and records[1]["error"] is None

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from ..api import characterize_workspace
 from ..documents import TOOL, config_block
-from ..errors import HunkmetricsError, PatchError
+from ..errors import HunkmetricsError, PatchError, error_line
 from ..metrics.divergence import DISTRIBUTED_WEIGHT
 from ..patch.parse import parse_patch
 from ..sources.readers import FileReader, open_reader
@@ -80,10 +80,6 @@ def error_record(item: Item, settings: Settings, message: str) -> dict[str, Any]
         "patch": item.patch,
         "profile": settings.profile,
     }
-
-
-def internal_error(exc: BaseException) -> str:
-    return f"internal error: {type(exc).__name__}: {one_line(exc)}"
 
 
 class _Readers:
@@ -143,11 +139,10 @@ def characterize_item(item: Item, settings: Settings,
                                           distributed_weight=settings.distributed_weight
                                           ).to_dict()
         return {"id": item.id, "error": None, **document}
-    except HunkmetricsError as exc:
-        return error_record(item, settings, str(exc))
-    except Exception as exc:  # a bug, on this item only: its line says so, the run goes on
-        readers.discard(item)
-        return error_record(item, settings, internal_error(exc))
+    except Exception as exc:  # this item's problem only: its line says so, the run goes on
+        if not isinstance(exc, HunkmetricsError):
+            readers.discard(item)  # a bug may have left the reader in any state
+        return error_record(item, settings, error_line(exc))
     finally:
         if own:
             readers.close()
