@@ -147,3 +147,52 @@ def test_json_strings_keep_undecodable_bytes(tmp_path: Path) -> None:
     document = run_json("divergence", str(diff))
     validate(document)
     assert document["hunk_count"] == 2
+
+
+def test_characterize_file_records_by_hand(tmp_path: Path) -> None:
+    """Four file sections: a binary image (excluded), a Java file with two hunks, a mode
+    change (excluded), and a renamed Ruby file (no grammar) with one hunk."""
+    diff = tmp_path / "files.diff"
+    diff.write_bytes(b"""diff --git a/img/logo.png b/img/logo.png
+index 1234567..89abcde 100644
+Binary files a/img/logo.png and b/img/logo.png differ
+diff --git a/src/A.java b/src/A.java
+--- a/src/A.java
++++ b/src/A.java
+@@ -1,3 +1,3 @@
+ class A {
+-  int a = 1;
++  int a = 2;
+ }
+@@ -10,3 +10,3 @@
+ class B {
+-  int b = 1;
++  int b = 2;
+ }
+diff --git a/run.sh b/run.sh
+old mode 100644
+new mode 100755
+diff --git a/lib/old.rb b/lib/new.rb
+similarity index 90%
+rename from lib/old.rb
+rename to lib/new.rb
+--- a/lib/old.rb
++++ b/lib/new.rb
+@@ -1 +1 @@
+-x = 1
++x = 2
+""")
+    document = run_json("characterize", str(diff))
+    validate(document)
+    assert document["files"] == [
+        {"file": "img/logo.png", "old_path": "img/logo.png", "status": "modified",
+         "language": None, "hunks": 0, "excluded": "binary"},
+        {"file": "src/A.java", "old_path": "src/A.java", "status": "modified",
+         "language": "java", "hunks": 2, "excluded": None},
+        {"file": "run.sh", "old_path": "run.sh", "status": "modified",
+         "language": None, "hunks": 0, "excluded": "mode change only"},
+        {"file": "lib/new.rb", "old_path": "lib/old.rb", "status": "renamed",
+         "language": None, "hunks": 1, "excluded": None},
+    ]
+    assert document["hunk_count"] == 3  # 2 in A.java + 1 in new.rb
+    assert [h["index"] for h in document["hunks"]] == [0, 1, 2]
