@@ -14,6 +14,7 @@ from .documents import (
     source_block,
 )
 from .errors import PatchError
+from .lang.index import ParseCache
 from .metrics.divergence import (
     DISTRIBUTED_WEIGHT,
     DivergenceResult,
@@ -89,15 +90,15 @@ def localization_of(reference: Workspace, candidate: Workspace | None, *,
 
 
 def open_candidate(candidate: PatchInput, *, repo, rev, reverse: bool, hunking: str,
-                   stdin: bytes | None = None) -> tuple[Workspace | None, str | None]:
+                   stdin: bytes | None = None, cache: ParseCache | None = None
+                   ) -> tuple[Workspace | None, str | None]:
     """An agent's patch may be empty or garbage: that is a result (it localizes nothing),
-    not an error."""
+    not an error. Pass the reference's `cache`: both read the same tree."""
     try:
-        load_patch(candidate, reverse=reverse, hunking=hunking, stdin=stdin)
+        parsed = load_patch(candidate, reverse=reverse, hunking=hunking, stdin=stdin)
     except PatchError as exc:
         return None, str(exc)
-    return open_workspace(candidate, repo=repo, rev=rev, reverse=reverse, hunking=hunking,
-                          stdin=stdin), None
+    return open_workspace(parsed, repo=repo, rev=rev, cache=cache), None
 
 
 def localization(reference: PatchInput, candidate: PatchInput, *, source: Source = None,
@@ -112,7 +113,7 @@ def localization(reference: PatchInput, candidate: PatchInput, *, source: Source
     repo, rev = _repo_rev(source, repo, rev)
     with open_workspace(reference, repo=repo, rev=rev, reverse=reverse_reference,
                         hunking=hunking) as ref_ws:
-        cand_ws, error = open_candidate(candidate, repo=repo, rev=rev,
+        cand_ws, error = open_candidate(candidate, repo=repo, rev=rev, cache=ref_ws.cache,
                                         reverse=reverse_candidate, hunking=hunking)
         try:
             return localization_of(ref_ws, cand_ws, exclude_tests=exclude_tests,

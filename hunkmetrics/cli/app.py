@@ -353,7 +353,8 @@ def localization(ctx: typer.Context,
                 reference, repo=repo, rev=rev, reverse=reverse != reverse_reference,
                 hunking=hunks.value))
             cand_ws, error = open_candidate(candidate, repo=repo, rev=rev, reverse=reverse,
-                                            hunking=hunks.value, stdin=stdin)
+                                            hunking=hunks.value, stdin=stdin,
+                                            cache=ref_ws.cache)
             if cand_ws is not None:
                 stack.enter_context(cand_ws)
             result = localization_of(ref_ws, cand_ws, exclude_tests=exclude_tests,
