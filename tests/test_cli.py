@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -137,3 +138,31 @@ def test_library_imports_without_cli_dependencies() -> None:
             "print('ok')")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_readme_main_command_runs() -> None:
+    """The README's first command (after `pip install . &&`) works on the bundled
+    fixture and prints the divergence and its pairs."""
+    import shlex
+
+    root = Path(__file__).resolve().parents[1]
+    line = next(ln.strip() for ln in (root / "README.md").read_text().splitlines()
+                if ln.strip().startswith("pip install . && hunkmetrics "))
+    args = shlex.split(line.split("&& hunkmetrics ", 1)[1])
+    args = [str(root / a) if (root / a).exists() else a for a in args]
+    result = runner.invoke(app, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    # Three hunks in three files of three packages: 3 pairs, all with g = 2; each
+    # printed d must be L·(S + g·F)/(1 + g) and Div(P) = ln 3 · mean(d).
+    pairs = document["divergence"]["pairs"]
+    assert [(p["i"], p["j"], p["gamma"]) for p in pairs] == [(0, 1, 2), (0, 2, 2), (1, 2, 2)]
+    for p in pairs:
+        expected = p["lexical"] * (p["structural"] + 2 * p["file"]) / 3
+        assert p["value"] == pytest.approx(expected, abs=1e-12)
+    mean = sum(p["value"] for p in pairs) / 3
+    assert document["divergence"]["value"] == pytest.approx(math.log(3) * mean, abs=1e-12)
+    # The file term by hand (docs/metrics.md): src/main/java/com/acme/core/Inventory.java
+    # (7 segments) vs src/main/java/com/acme/core/util/Strings.java (8): m = 8, the first
+    # 6 segments equal → c = 5, F = 1 - 5/8.
+    assert pairs[0]["file"] == pytest.approx(1 - 5 / 8)
