@@ -55,8 +55,7 @@ def machine(**extra: Any) -> dict[str, Any]:
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
         "system": f"{platform.system()} {platform.release()}",
-        "git": subprocess.run(["git", "--version"], capture_output=True,
-                              text=True).stdout.strip(),
+        "git": subprocess.run(["git", "--version"], capture_output=True, text=True).stdout.strip(),
         **extra,
     }
 
@@ -69,16 +68,24 @@ def snapshot_hunkmetrics(work: Path, copy: bool = True) -> dict[str, Any]:
     if spec is None or spec.origin is None:
         raise SystemExit("hunkmetrics is not importable from this interpreter")
     source = Path(spec.origin).parent
-    status = subprocess.run(["git", "-C", str(source), "status", "--porcelain", "--", "."],
-                            capture_output=True, text=True)
-    commit = subprocess.run(["git", "-C", str(source), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True)
+    status = subprocess.run(
+        ["git", "-C", str(source), "status", "--porcelain", "--", "."],
+        capture_output=True,
+        text=True,
+    )
+    commit = subprocess.run(
+        ["git", "-C", str(source), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
     if copy:
-        shutil.copytree(source, work / "snapshot" / "hunkmetrics",
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    return {"source": str(source), "commit": commit.stdout.strip() or None,
-            "uncommitted_changes": len(status.stdout.splitlines())
-            if status.returncode == 0 else None, "snapshot": copy}
+        shutil.copytree(
+            source, work / "snapshot" / "hunkmetrics", ignore=shutil.ignore_patterns("__pycache__")
+        )
+    return {
+        "source": str(source),
+        "commit": commit.stdout.strip() or None,
+        "uncommitted_changes": len(status.stdout.splitlines()) if status.returncode == 0 else None,
+        "snapshot": copy,
+    }
 
 
 def compact_json(document: dict[str, Any]) -> str:

@@ -28,18 +28,33 @@ STATEMENTS = [
     "int {a} = {b} + {n};",
     "if ({a} > {n}) {{ {b}.add({a}); }}",
     "return {a}.get({n}) * {b};",
-    "{a} = compute({b}, \"{a}-{n}\");",
+    '{a} = compute({b}, "{a}-{n}");',
     "for (int i = 0; i < {n}; i++) {{ {a} += i; }}",
-    "log.debug(\"{b} is \" + {a});",
-    "{b}.put(\"{a}\", new ArrayList<>({n}));",
+    'log.debug("{b} is " + {a});',
+    '{b}.put("{a}", new ArrayList<>({n}));',
 ]
-WORDS = ["count", "total", "items", "buffer", "index", "cache", "result", "value", "node",
-         "entry", "offset", "limit", "queue", "state"]
+WORDS = [
+    "count",
+    "total",
+    "items",
+    "buffer",
+    "index",
+    "cache",
+    "result",
+    "value",
+    "node",
+    "entry",
+    "offset",
+    "limit",
+    "queue",
+    "state",
+]
 
 
 def statement(rng: random.Random) -> str:
-    return rng.choice(STATEMENTS).format(a=rng.choice(WORDS), b=rng.choice(WORDS),
-                                         n=rng.randint(0, 999))
+    return rng.choice(STATEMENTS).format(
+        a=rng.choice(WORDS), b=rng.choice(WORDS), n=rng.randint(0, 999)
+    )
 
 
 def synthetic_patch(hunks: int, seed: int = 7) -> bytes:
@@ -73,8 +88,7 @@ def measure(patch: Path, profile: str) -> dict:
         "print(json.dumps({'seconds': elapsed, 'peak_mib': peak, 'n': r.hunk_count,"
         " 'pairs': len(r.pair_i), 'value': r.value}))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
 
@@ -82,8 +96,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hunks", type=int)
     parser.add_argument("--profile", choices=["default", "birch"], default="default")
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results"
-                        / "divergence.json")
+    parser.add_argument(
+        "--out", type=Path, default=Path(__file__).parent / "results" / "divergence.json"
+    )
     args = parser.parse_args()
     targets = [(args.hunks, args.profile, None, None)] if args.hunks else TARGETS
     machine = f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}"
@@ -95,13 +110,24 @@ def main() -> None:
             patch.write_bytes(synthetic_patch(hunks))
             result = measure(patch, profile)
             ok = (seconds is None or result["seconds"] < seconds) and (
-                mib is None or result["peak_mib"] < mib)
+                mib is None or result["peak_mib"] < mib
+            )
             verdict = "" if seconds is None else ("PASS" if ok else "FAIL")
-            print(f"{hunks:>6} hunks {profile:>8}: {result['seconds']:7.2f} s, "
-                  f"peak {result['peak_mib']:7.1f} MiB, {result['pairs']} pairs, "
-                  f"Div {result['value']:.4f}  {verdict}")
-            rows.append({"hunks": hunks, "profile": profile, "target_seconds": seconds,
-                         "target_mib": mib, **result, "verdict": verdict})
+            print(
+                f"{hunks:>6} hunks {profile:>8}: {result['seconds']:7.2f} s, "
+                f"peak {result['peak_mib']:7.1f} MiB, {result['pairs']} pairs, "
+                f"Div {result['value']:.4f}  {verdict}"
+            )
+            rows.append(
+                {
+                    "hunks": hunks,
+                    "profile": profile,
+                    "target_seconds": seconds,
+                    "target_mib": mib,
+                    **result,
+                    "verdict": verdict,
+                }
+            )
     if not args.hunks:
         args.out.parent.mkdir(exist_ok=True)
         args.out.write_text(json.dumps({"machine": machine, "runs": rows}, indent=2) + "\n")

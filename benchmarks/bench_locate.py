@@ -37,8 +37,17 @@ from _common import machine as common_machine
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "locate.json"
-GIT = ["git", "-c", "user.name=b", "-c", "user.email=b@example.org",
-       "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false"]
+GIT = [
+    "git",
+    "-c",
+    "user.name=b",
+    "-c",
+    "user.email=b@example.org",
+    "-c",
+    "commit.gpgsign=false",
+    "-c",
+    "core.autocrlf=false",
+]
 MODES = ("parse", "git-rev", "worktree", "diff-only")
 MODE_TEXT = {
     "parse": "(a) parse only",
@@ -55,35 +64,131 @@ MIN_GAP = 8  # unchanged lines between two edits, so that git keeps them as sepa
 
 # --------------------------------------------------------------------------- generation
 
-VERBS = ["compute", "load", "store", "merge", "validate", "render", "resolve", "update",
-         "collect", "apply", "build", "check", "flush", "parse", "normalize", "scan",
-         "index", "convert", "publish", "reset", "schedule", "fetch", "filter", "count"]
-NOUNS = ["Total", "Items", "Cache", "Entry", "Config", "Batch", "Report", "State",
-         "Window", "Buffer", "Record", "Limits", "Names", "Offsets", "Tokens", "Path",
-         "Header", "Score", "Range", "Queue", "Handler", "Result", "Weights", "Index"]
-WORDS = ["alpha", "beta", "gamma", "delta", "omega", "north", "south", "amber", "coral",
-         "ivory", "lemon", "olive", "pearl", "slate", "topaz"]
+VERBS = [
+    "compute",
+    "load",
+    "store",
+    "merge",
+    "validate",
+    "render",
+    "resolve",
+    "update",
+    "collect",
+    "apply",
+    "build",
+    "check",
+    "flush",
+    "parse",
+    "normalize",
+    "scan",
+    "index",
+    "convert",
+    "publish",
+    "reset",
+    "schedule",
+    "fetch",
+    "filter",
+    "count",
+]
+NOUNS = [
+    "Total",
+    "Items",
+    "Cache",
+    "Entry",
+    "Config",
+    "Batch",
+    "Report",
+    "State",
+    "Window",
+    "Buffer",
+    "Record",
+    "Limits",
+    "Names",
+    "Offsets",
+    "Tokens",
+    "Path",
+    "Header",
+    "Score",
+    "Range",
+    "Queue",
+    "Handler",
+    "Result",
+    "Weights",
+    "Index",
+]
+WORDS = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "omega",
+    "north",
+    "south",
+    "amber",
+    "coral",
+    "ivory",
+    "lemon",
+    "olive",
+    "pearl",
+    "slate",
+    "topaz",
+]
 # (declaration as written, type as hunkmetrics names it in a method's parameter list)
 PARAM_TYPES = [
-    ("int", "int"), ("int", "int"), ("long", "long"), ("double", "double"),
-    ("boolean", "boolean"), ("String", "String"), ("String", "String"), ("char", "char"),
-    ("List<String>", "List"), ("Map<String, Integer>", "Map"),
-    ("Map<String, List<Integer>>", "Map"), ("Set<? extends Number>", "Set"),
-    ("int[]", "int[]"), ("String[]", "String[]"), ("byte[]", "byte[]"),
-    ("Optional<Long>", "Optional"), ("Function<String, Integer>", "Function"),
-    ("final int", "int"), ("final String", "String"), ("Object", "Object"),
+    ("int", "int"),
+    ("int", "int"),
+    ("long", "long"),
+    ("double", "double"),
+    ("boolean", "boolean"),
+    ("String", "String"),
+    ("String", "String"),
+    ("char", "char"),
+    ("List<String>", "List"),
+    ("Map<String, Integer>", "Map"),
+    ("Map<String, List<Integer>>", "Map"),
+    ("Set<? extends Number>", "Set"),
+    ("int[]", "int[]"),
+    ("String[]", "String[]"),
+    ("byte[]", "byte[]"),
+    ("Optional<Long>", "Optional"),
+    ("Function<String, Integer>", "Function"),
+    ("final int", "int"),
+    ("final String", "String"),
+    ("Object", "Object"),
 ]
 VARARGS = [("Object...", "Object..."), ("String...", "String...")]
 RETURNS = ["void", "void", "int", "long", "String", "boolean", "List<String>", "double"]
-RETURN_EXPR = {"int": "counter + {n}", "long": "(long) counter * {n}L",
-               "String": 'name + "{w}" + {n}', "boolean": "counter > {n}",
-               "List<String>": "new ArrayList<>(names.subList(0, Math.min({n}, names.size())))",
-               "double": "counter / {n}.0"}
-MODIFIERS = ["public", "public", "private", "protected", "", "public static",
-             "private static", "public final", "public synchronized"]
-IMPORTS = ["java.util.ArrayList", "java.util.Comparator", "java.util.HashMap",
-           "java.util.List", "java.util.Map", "java.util.Objects", "java.util.Optional",
-           "java.util.Set", "java.util.function.Function", "java.util.stream.Collectors"]
+RETURN_EXPR = {
+    "int": "counter + {n}",
+    "long": "(long) counter * {n}L",
+    "String": 'name + "{w}" + {n}',
+    "boolean": "counter > {n}",
+    "List<String>": "new ArrayList<>(names.subList(0, Math.min({n}, names.size())))",
+    "double": "counter / {n}.0",
+}
+MODIFIERS = [
+    "public",
+    "public",
+    "private",
+    "protected",
+    "",
+    "public static",
+    "private static",
+    "public final",
+    "public synchronized",
+]
+IMPORTS = [
+    "java.util.ArrayList",
+    "java.util.Comparator",
+    "java.util.HashMap",
+    "java.util.List",
+    "java.util.Map",
+    "java.util.Objects",
+    "java.util.Optional",
+    "java.util.Set",
+    "java.util.function.Function",
+    "java.util.stream.Collectors",
+]
 
 
 @dataclass
@@ -126,39 +231,44 @@ class JavaFile:
         var = rng.choice(ints) if ints else "counter"
         kind = rng.randrange(9)
         if kind == 0:
-            self.emit(depth, f"int v{u} = {var} * {n} + {rng.randint(1, 9)};",
-                      Editable(method, False))
+            self.emit(
+                depth, f"int v{u} = {var} * {n} + {rng.randint(1, 9)};", Editable(method, False)
+            )
             ints.append(f"v{u}")
         elif kind == 1:
-            self.emit(depth, f'String s{u} = "{rng.choice(WORDS)}-" + {var} + {n};',
-                      Editable(method, False))
+            self.emit(
+                depth,
+                f'String s{u} = "{rng.choice(WORDS)}-" + {var} + {n};',
+                Editable(method, False),
+            )
         elif kind == 2:
             self.emit(depth, f"counter += {var} % {n};", Editable(method, True))
         elif kind == 3:
-            self.emit(depth, f"counter = Math.max(counter, {var} - {n});",
-                      Editable(method, True))
+            self.emit(depth, f"counter = Math.max(counter, {var} - {n});", Editable(method, True))
         elif kind == 4:
-            self.emit(depth, f'log("{rng.choice(WORDS)} {u}", {var}, {n});',
-                      Editable(method, True))
+            self.emit(depth, f'log("{rng.choice(WORDS)} {u}", {var}, {n});', Editable(method, True))
         elif kind == 5:
-            self.emit(depth, f'cache.computeIfAbsent("k{u}", k -> new ArrayList<>()).add({n});',
-                      Editable(method, True))
+            self.emit(
+                depth,
+                f'cache.computeIfAbsent("k{u}", k -> new ArrayList<>()).add({n});',
+                Editable(method, True),
+            )
         elif kind == 6:
-            self.emit(depth, f'names.add(String.valueOf({var} + {n}));',
-                      Editable(method, True))
+            self.emit(depth, f"names.add(String.valueOf({var} + {n}));", Editable(method, True))
         elif kind == 7:
-            self.emit(depth, f"long t{u} = System.nanoTime() / {n * 1000};",
-                      Editable(method, False))
+            self.emit(
+                depth, f"long t{u} = System.nanoTime() / {n * 1000};", Editable(method, False)
+            )
         else:
-            self.emit(depth, f'Objects.requireNonNull(name, "name {u} at {n}");',
-                      Editable(method, True))
+            self.emit(
+                depth, f'Objects.requireNonNull(name, "name {u} at {n}");', Editable(method, True)
+            )
 
     def statements(self, depth: int, method: str, ints: list[str], count: int) -> None:
         for _ in range(count):
             self.statement(depth, method, ints)
 
-    def block(self, depth: int, method: str, ints: list[str], owner: str,
-              nesting: int) -> None:
+    def block(self, depth: int, method: str, ints: list[str], owner: str, nesting: int) -> None:
         """One statement or compound statement at `depth`."""
         rng = self.rng
         kind = rng.randrange(12) if nesting < 2 else 0
@@ -172,25 +282,20 @@ class JavaFile:
             self.body(depth + 1, method, inner, owner, nesting + 1, rng.randint(1, 3))
             if rng.random() < 0.5:
                 self.emit(depth, "} else {")
-                self.body(depth + 1, method, list(ints), owner, nesting + 1,
-                          rng.randint(1, 2))
+                self.body(depth + 1, method, list(ints), owner, nesting + 1, rng.randint(1, 2))
             self.emit(depth, "}")
         elif kind == 5:
             self.emit(depth, f"for (int i{u} = 0; i{u} < {n}; i{u}++) {{")
-            self.body(depth + 1, method, inner + [f"i{u}"], owner, nesting + 1,
-                      rng.randint(1, 3))
+            self.body(depth + 1, method, inner + [f"i{u}"], owner, nesting + 1, rng.randint(1, 3))
             self.emit(depth, "}")
         elif kind == 6:
             self.emit(depth, f"for (String item{u} : names) {{")
-            self.emit(depth + 1, f"int len{u} = item{u}.length() + {n};",
-                      Editable(method, False))
-            self.body(depth + 1, method, inner + [f"len{u}"], owner, nesting + 1,
-                      rng.randint(1, 2))
+            self.emit(depth + 1, f"int len{u} = item{u}.length() + {n};", Editable(method, False))
+            self.body(depth + 1, method, inner + [f"len{u}"], owner, nesting + 1, rng.randint(1, 2))
             self.emit(depth, "}")
         elif kind == 7:  # a block lambda: still the enclosing method
             self.emit(depth, f"names.forEach(entry{u} -> {{")
-            self.emit(depth + 1, f"int h{u} = entry{u}.hashCode() % {n};",
-                      Editable(method, False))
+            self.emit(depth + 1, f"int h{u} = entry{u}.hashCode() % {n};", Editable(method, False))
             self.statements(depth + 1, method, inner + [f"h{u}"], rng.randint(1, 3))
             self.emit(depth, "});")
         elif kind == 8:  # a multi-line stream pipeline with expression lambdas
@@ -203,8 +308,7 @@ class JavaFile:
             self.emit(depth, "try {")
             self.body(depth + 1, method, inner, owner, nesting + 1, rng.randint(1, 3))
             self.emit(depth, f"}} catch (IllegalStateException e{u}) {{")
-            self.emit(depth + 1, f"log(e{u}.getMessage(), counter, {n});",
-                      Editable(method, True))
+            self.emit(depth + 1, f"log(e{u}.getMessage(), counter, {n});", Editable(method, True))
             self.emit(depth, "}")
         elif kind == 10:
             self.emit(depth, f"switch ({var} % 3) {{")
@@ -226,14 +330,14 @@ class JavaFile:
             self.emit(depth, "};")
             self.emit(depth, f"task{u}.run();", Editable(method, True))
 
-    def body(self, depth: int, method: str, ints: list[str], owner: str, nesting: int,
-             count: int) -> None:
+    def body(
+        self, depth: int, method: str, ints: list[str], owner: str, nesting: int, count: int
+    ) -> None:
         for _ in range(count):
             self.block(depth, method, ints, owner, nesting)
 
     # -- members
-    def method(self, depth: int, owner: str, lines_budget: int, ctor: str | None = None
-               ) -> None:
+    def method(self, depth: int, owner: str, lines_budget: int, ctor: str | None = None) -> None:
         rng = self.rng
         params: list[tuple[str, str, str]] = []  # (decl, named type, name)
         for k in range(rng.choice([0, 1, 1, 2, 2, 3, 3, 4])):
@@ -281,8 +385,7 @@ class JavaFile:
         self.emit(depth, "private int counter;")
         self.emit(depth, "private String name;")
         for _ in range(rng.randint(0, 3)):
-            self.emit(depth, f"private double {rng.choice(WORDS)}{self.next_uid()} = "
-                             f"{self.n()}.5;")
+            self.emit(depth, f"private double {rng.choice(WORDS)}{self.next_uid()} = {self.n()}.5;")
         self.emit(depth, "")
 
     def build(self, methods: int, target_lines: int) -> str:
@@ -334,7 +437,7 @@ class JavaFile:
             self.emit(1, "}")
             self.emit(1, "")
         self.emit(1, "private void log(String message, Object... args) {")
-        self.emit(2, "System.err.println(message + \" \" + args.length);")
+        self.emit(2, 'System.err.println(message + " " + args.length);')
         self.emit(1, "}")
         self.emit(0, "}")
         return "\n".join(self.lines) + "\n"
@@ -357,8 +460,10 @@ def plan_edits(rng: random.Random, jf: JavaFile, count: int) -> list[Edit]:
         if len(edits) == count:
             return sorted(edits, key=lambda e: e.lo)
         best = max(best, edits, key=len)
-    raise SystemExit(f"only {len(best)} edits fit {MIN_GAP} lines apart in a file of "
-                     f"{len(jf.lines)} lines; lower --hunks-per-file")
+    raise SystemExit(
+        f"only {len(best)} edits fit {MIN_GAP} lines apart in a file of "
+        f"{len(jf.lines)} lines; lower --hunks-per-file"
+    )
 
 
 def _place_edits(rng: random.Random, jf: JavaFile, count: int) -> list[Edit]:
@@ -375,8 +480,11 @@ def _place_edits(rng: random.Random, jf: JavaFile, count: int) -> list[Edit]:
         hi = line
         if kind in ("modify", "delete") and rng.random() < 0.35:
             nxt = jf.editable[line] if line < len(lines) else None
-            if nxt is not None and nxt.method == info.method and (
-                    kind == "modify" or nxt.deletable):
+            if (
+                nxt is not None
+                and nxt.method == info.method
+                and (kind == "modify" or nxt.deletable)
+            ):
                 hi = line + 1
         if kind == "delete" and not info.deletable:
             kind = "modify"
@@ -393,9 +501,9 @@ def apply_edits(rng: random.Random, jf: JavaFile, edits: list[Edit], tag: str) -
     out: list[str] = []
     cursor = 0
     for k, edit in enumerate(edits):
-        out.extend(jf.lines[cursor:edit.lo - 1])
-        region = jf.lines[edit.lo - 1:edit.hi]
-        indent = region[0][:len(region[0]) - len(region[0].lstrip())]
+        out.extend(jf.lines[cursor : edit.lo - 1])
+        region = jf.lines[edit.lo - 1 : edit.hi]
+        indent = region[0][: len(region[0]) - len(region[0].lstrip())]
         fresh = f"{tag}_{k}"
         if edit.kind == "modify":  # an off-by-something fix: bump the first literal
             for text in region:
@@ -422,8 +530,9 @@ def apply_edits(rng: random.Random, jf: JavaFile, edits: list[Edit], tag: str) -
 
 
 def git(repo: Path, *args: str, capture: bool = False) -> str:
-    done = subprocess.run([*GIT, "-C", str(repo), *args], check=True,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [*GIT, "-C", str(repo), *args], check=True, capture_output=True, text=True
+    )
     return done.stdout if capture else ""
 
 
@@ -462,19 +571,25 @@ def generate(work: Path, files: int, packages: int, per_file: int, seed: int) ->
     git(repo, "commit", "-q", "-a", "-m", "fixed")
     git(repo, "tag", "fixed")
     patch = work / "fix.diff"
-    diff = subprocess.run([*GIT, "-C", str(repo), "diff", "base", "fixed"], check=True,
-                          capture_output=True).stdout
+    diff = subprocess.run(
+        [*GIT, "-C", str(repo), "diff", "base", "fixed"], check=True, capture_output=True
+    ).stdout
     patch.write_bytes(diff)
     hunks = len(re.findall(rb"^@@ ", diff, re.M))
     (work / "expected.json").write_text(json.dumps(expected))
     kinds = [e[2] for v in expected.values() for e in v]
     return {
-        "files": files, "packages": packages, "hunks_per_file": per_file, "seed": seed,
-        "lines_total": sum(line_counts), "lines_min": min(line_counts),
-        "lines_max": max(line_counts), "methods_per_file_mean": round(
-            sum(method_counts) / len(method_counts), 1),
+        "files": files,
+        "packages": packages,
+        "hunks_per_file": per_file,
+        "seed": seed,
+        "lines_total": sum(line_counts),
+        "lines_min": min(line_counts),
+        "lines_max": max(line_counts),
+        "methods_per_file_mean": round(sum(method_counts) / len(method_counts), 1),
         "edits": {k: kinds.count(k) for k in ("modify", "add", "delete")},
-        "patch_bytes": len(diff), "patch_sha1": hashlib.sha1(diff).hexdigest(),
+        "patch_bytes": len(diff),
+        "patch_sha1": hashlib.sha1(diff).hexdigest(),
         "patch_hunks": hunks,
     }
 
@@ -516,9 +631,12 @@ def child(mode: str, patch: str, repo: str, out: str, profile: str | None) -> No
         profiler.dump_stats(profile)
     usage = resource.getrusage(resource.RUSAGE_SELF)
     result = {
-        "mode": mode, "seconds": t1 - t0, "import_seconds": t_import - t_start,
+        "mode": mode,
+        "seconds": t1 - t0,
+        "import_seconds": t_import - t_start,
         "hunkmetrics_file": hunkmetrics.__file__,
-        "ru_maxrss_kib": usage.ru_maxrss, "ru_maxrss_after_import_kib": rss_import,
+        "ru_maxrss_kib": usage.ru_maxrss,
+        "ru_maxrss_after_import_kib": rss_import,
         "vm_hwm_kib": vm_hwm_kib(),
         "git_children_maxrss_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
     }
@@ -527,7 +645,8 @@ def child(mode: str, patch: str, repo: str, out: str, profile: str | None) -> No
         result["in_method"] = sum(1 for item in located if item.location.method)
         result["placements"] = [
             [item.file.path, list(item.hunk.changed_lines), item.location.method]
-            for item in located]
+            for item in located
+        ]
     result["hunks"] = hunks
     Path(out).write_text(json.dumps(result))
 
@@ -537,15 +656,24 @@ def child(mode: str, patch: str, repo: str, out: str, profile: str | None) -> No
 
 def run_child(mode: str, work: Path, profile: Path | None = None) -> dict:
     out = work / f"result-{mode}.json"
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", mode,
-           "--patch", str(work / "fix.diff"), "--repo", str(work / "repo"), "--out", str(out)]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--child",
+        mode,
+        "--patch",
+        str(work / "fix.diff"),
+        "--repo",
+        str(work / "repo"),
+        "--out",
+        str(out),
+    ]
     if profile:
         cmd += ["--profile-out", str(profile)]
     env = dict(os.environ)
     snapshot = work / "snapshot"
     if snapshot.is_dir():
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (str(snapshot), env.get("PYTHONPATH")) if p)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(snapshot), env.get("PYTHONPATH")) if p)
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True, env=env)
     result = json.loads(out.read_text())
@@ -575,12 +703,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs per mode; the best is kept")
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated subset")
     ap.add_argument("--keep", type=Path, help="generate into this directory and keep it")
-    ap.add_argument("--profile", action="store_true",
-                    help="also run mode git-rev once under cProfile and print the top entries")
+    ap.add_argument(
+        "--profile",
+        action="store_true",
+        help="also run mode git-rev once under cProfile and print the top entries",
+    )
     ap.add_argument("--out", type=Path, default=RESULTS, help="where to write the JSON")
-    ap.add_argument("--no-snapshot", action="store_true",
-                    help="import hunkmetrics live in each run instead of from a copy taken "
-                         "at the start")
+    ap.add_argument(
+        "--no-snapshot",
+        action="store_true",
+        help="import hunkmetrics live in each run instead of from a copy taken at the start",
+    )
     ap.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
     ap.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--patch", help=argparse.SUPPRESS)
@@ -592,8 +725,7 @@ def main(argv: list[str] | None = None) -> int:
         child(args.child, args.patch, args.repo, str(args.out), args.profile_out)
         return 0
     if args.generate_only:
-        summary = generate(args.keep, args.files, args.packages, args.hunks_per_file,
-                           args.seed)
+        summary = generate(args.keep, args.files, args.packages, args.hunks_per_file, args.seed)
         (args.keep / "summary.json").write_text(json.dumps(summary))
         return 0
 
@@ -611,31 +743,51 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(args: argparse.Namespace, modes: list[str], work: Path) -> int:
     info = common_machine()
-    print(f"machine: {info['cpu_model'] or info['processor']}, {info['cpu_count']} CPUs, "
-          f"{info['implementation']} {info['python']}, {info['system']}, {info['git']}")
+    print(
+        f"machine: {info['cpu_model'] or info['processor']}, {info['cpu_count']} CPUs, "
+        f"{info['implementation']} {info['python']}, {info['system']}, {info['git']}"
+    )
     # Generating in a child keeps this process small: a child's ru_maxrss includes the
     # parent's peak at the time it was started.
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--generate-only",
-                           "--keep", str(work), "--files", str(args.files), "--packages",
-                           str(args.packages), "--hunks-per-file", str(args.hunks_per_file),
-                           "--seed", str(args.seed)])
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--generate-only",
+            "--keep",
+            str(work),
+            "--files",
+            str(args.files),
+            "--packages",
+            str(args.packages),
+            "--hunks-per-file",
+            str(args.hunks_per_file),
+            "--seed",
+            str(args.seed),
+        ]
+    )
     if done.returncode != 0:
         print("generating the project failed", file=sys.stderr)
         return done.returncode
     summary = json.loads((work / "summary.json").read_text())
     measured = snapshot_hunkmetrics(work, copy=not args.no_snapshot)
-    print(f"hunkmetrics from {measured['source']} (commit {measured['commit']}, "
-          f"{measured['uncommitted_changes']} uncommitted change(s))"
-          + (", copied for this run" if measured["snapshot"] else ""))
+    print(
+        f"hunkmetrics from {measured['source']} (commit {measured['commit']}, "
+        f"{measured['uncommitted_changes']} uncommitted change(s))"
+        + (", copied for this run" if measured["snapshot"] else "")
+    )
     want = args.files * args.hunks_per_file
-    print(f"generated {summary['files']} files in {summary['packages']} packages, "
-          f"{summary['lines_total']:,} lines ({summary['lines_min']}-{summary['lines_max']} "
-          f"per file, ~{summary['methods_per_file_mean']} methods each); "
-          f"edits {summary['edits']}; patch {summary['patch_bytes'] / 2**20:.1f} MiB, "
-          f"{summary['patch_hunks']} hunks [{time.perf_counter() - t0:.1f} s]")
-    assert summary["patch_hunks"] == want, \
+    print(
+        f"generated {summary['files']} files in {summary['packages']} packages, "
+        f"{summary['lines_total']:,} lines ({summary['lines_min']}-{summary['lines_max']} "
+        f"per file, ~{summary['methods_per_file_mean']} methods each); "
+        f"edits {summary['edits']}; patch {summary['patch_bytes'] / 2**20:.1f} MiB, "
+        f"{summary['patch_hunks']} hunks [{time.perf_counter() - t0:.1f} s]"
+    )
+    assert summary["patch_hunks"] == want, (
         f"the patch has {summary['patch_hunks']} @@ hunks, expected {want}"
+    )
     expected = json.loads((work / "expected.json").read_text())
 
     rows: dict[str, dict] = {}
@@ -657,8 +809,7 @@ def run(args: argparse.Namespace, modes: list[str], work: Path) -> int:
         if "placements" in best:
             check = check_placements(best, expected)
             row["in_method"] = best["in_method"]
-            row["method_as_edited"] = best["hunks"] - len(check["misses"]) - len(
-                check["wrong"])
+            row["method_as_edited"] = best["hunks"] - len(check["misses"]) - len(check["wrong"])
             row["misses_sample"] = check["misses"][:5]
             row["wrong_sample"] = check["wrong"][:5]
             if mode != "diff-only":
@@ -666,54 +817,76 @@ def run(args: argparse.Namespace, modes: list[str], work: Path) -> int:
                 if share < MIN_IN_METHOD:
                     failures.append(f"{mode}: only {share:.1%} of hunks placed in a method")
                 for miss in check["misses"][:20]:
-                    print(f"  {mode}: no method for {miss[0]} lines {miss[1]} "
-                          f"(edited in {miss[2]})")
+                    print(
+                        f"  {mode}: no method for {miss[0]} lines {miss[1]} (edited in {miss[2]})"
+                    )
                 if len(check["misses"]) > 20:
                     print(f"  ... and {len(check['misses']) - 20} more")
         if row["hunks"] != want:
             failures.append(f"{mode}: {row['hunks']} hunks, expected {want}")
         rows[mode] = row
-        print(f"  {mode:<9} best {row['seconds_best']:7.2f} s  "
-              f"peak RSS {row['peak_rss_mib']:7.1f} MiB  ({len(runs)} runs)", flush=True)
+        print(
+            f"  {mode:<9} best {row['seconds_best']:7.2f} s  "
+            f"peak RSS {row['peak_rss_mib']:7.1f} MiB  ({len(runs)} runs)",
+            flush=True,
+        )
 
     print()
-    head = (f"{'measurement':<54}{'best s':>8}{'proc s':>8}{'RSS MiB':>9}{'hunks':>7}"
-            f"{'in method':>11}{'as edited':>11}")
+    head = (
+        f"{'measurement':<54}{'best s':>8}{'proc s':>8}{'RSS MiB':>9}{'hunks':>7}"
+        f"{'in method':>11}{'as edited':>11}"
+    )
     print(head)
     print("-" * len(head))
     for mode, row in rows.items():
-        print(f"{MODE_TEXT[mode]:<54}{row['seconds_best']:>8.2f}"
-              f"{row['process_seconds_best']:>8.2f}{row['peak_rss_mib']:>9.1f}"
-              f"{row['hunks']:>7}{row.get('in_method', '-'):>11}"
-              f"{row.get('method_as_edited', '-'):>11}")
-    print("best s: the measured work, best of runs; proc s: the whole child process "
-          "(interpreter start + import + work); RSS: ru_maxrss of the child, max of runs")
+        print(
+            f"{MODE_TEXT[mode]:<54}{row['seconds_best']:>8.2f}"
+            f"{row['process_seconds_best']:>8.2f}{row['peak_rss_mib']:>9.1f}"
+            f"{row['hunks']:>7}{row.get('in_method', '-'):>11}"
+            f"{row.get('method_as_edited', '-'):>11}"
+        )
+    print(
+        "best s: the measured work, best of runs; proc s: the whole child process "
+        "(interpreter start + import + work); RSS: ru_maxrss of the child, max of runs"
+    )
 
     targets = {}
     if TARGET_MODE in rows:
         row = rows[TARGET_MODE]
         targets = {
-            "time": {"limit_s": TARGET_SECONDS, "measured_s": row["process_seconds_best"],
-                     "pass": row["process_seconds_best"] < TARGET_SECONDS},
-            "memory": {"limit_mib": TARGET_MIB, "measured_mib": row["peak_rss_mib"],
-                       "pass": row["peak_rss_mib"] < TARGET_MIB},
+            "time": {
+                "limit_s": TARGET_SECONDS,
+                "measured_s": row["process_seconds_best"],
+                "pass": row["process_seconds_best"] < TARGET_SECONDS,
+            },
+            "memory": {
+                "limit_mib": TARGET_MIB,
+                "measured_mib": row["peak_rss_mib"],
+                "pass": row["peak_rss_mib"] < TARGET_MIB,
+            },
         }
         print()
         for name, t in targets.items():
             limit = t.get("limit_s", t.get("limit_mib"))
             got = t.get("measured_s", t.get("measured_mib"))
             unit = "s" if "limit_s" in t else "MiB"
-            print(f"target {MODE_TEXT[TARGET_MODE]}: {name} {got} {unit} < {limit} {unit}: "
-                  f"{'PASS' if t['pass'] else 'FAIL'}")
+            print(
+                f"target {MODE_TEXT[TARGET_MODE]}: {name} {got} {unit} < {limit} {unit}: "
+                f"{'PASS' if t['pass'] else 'FAIL'}"
+            )
     for failure in failures:
         print(f"CHECK FAILED: {failure}")
 
     document = {
-        "benchmark": "locate", "machine": info, "hunkmetrics": measured,
+        "benchmark": "locate",
+        "machine": info,
+        "hunkmetrics": measured,
         "workload": summary,
-        "results": {m: {k: v for k, v in r.items() if not k.endswith("_sample")}
-                    for m, r in rows.items()},
-        "targets": targets, "checks_failed": failures,
+        "results": {
+            m: {k: v for k, v in r.items() if not k.endswith("_sample")} for m, r in rows.items()
+        },
+        "targets": targets,
+        "checks_failed": failures,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(compact_json(document))

@@ -64,8 +64,7 @@ class WorkerSampler(threading.Thread):
                     continue
                 try:
                     status = (entry / "status").read_text()
-                    fields = dict(line.split(":", 1) for line in status.splitlines()
-                                  if ":" in line)
+                    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
                     if fields.get("PPid", "").strip() != me or "VmHWM" not in fields:
                         continue
                     # A worker, not a git child caught between fork and exec.
@@ -89,13 +88,11 @@ def child(mode: str, repo: str, out: str, jobs: int) -> None:
     if mode == "walk-git":
         commits = list(mining.walk_commits(repo))
         result["commits"] = len(commits)
-        result["matched"] = sum(1 for c in commits if c.parents
-                                and options.grep.search(c.message))
+        result["matched"] = sum(1 for c in commits if c.parents and options.grep.search(c.message))
     elif mode == "walk-pydriller":
         commits = list(mining.walk_commits_pydriller(repo))
         result["commits"] = len(commits)
-        result["matched"] = sum(1 for c in commits if c.parents
-                                and options.grep.search(c.message))
+        result["matched"] = sum(1 for c in commits if c.parents and options.grep.search(c.message))
     elif mode == "pydriller-diff":
         from pydriller import Repository
 
@@ -139,10 +136,21 @@ def run_child(mode: str, work: Path, repo: Path, jobs: int = 1) -> dict:
     out = work / f"{mode}.jsonl"
     out.unlink(missing_ok=True)
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(work / "snapshot"),
-                                                    env.get("PYTHONPATH")) if p)
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", mode, "--repo",
-           str(repo), "--out", str(out), "--jobs", str(jobs)]
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(work / "snapshot"), env.get("PYTHONPATH")) if p
+    )
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--child",
+        mode,
+        "--repo",
+        str(repo),
+        "--out",
+        str(out),
+        "--jobs",
+        str(jobs),
+    ]
     t0 = time.perf_counter()
     done = subprocess.run(cmd, check=True, env=env, capture_output=True, text=True)
     result = json.loads(done.stdout.strip().splitlines()[-1])
@@ -167,13 +175,19 @@ def version_of(module: str) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--repo", type=Path, default=None,
-                    help=f"git repository to mine (default: {DEFAULT_REPO})")
+    ap.add_argument(
+        "--repo", type=Path, default=None, help=f"git repository to mine (default: {DEFAULT_REPO})"
+    )
     ap.add_argument("--jobs", default="1,2", help="--jobs values to measure (default 1,2)")
-    ap.add_argument("--repeat", type=int, default=1,
-                    help="runs of each whole mine; the fastest is kept (default 1)")
-    ap.add_argument("--skip-pydriller", action="store_true",
-                    help="leave out the PyDriller comparison")
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="runs of each whole mine; the fastest is kept (default 1)",
+    )
+    ap.add_argument(
+        "--skip-pydriller", action="store_true", help="leave out the PyDriller comparison"
+    )
     ap.add_argument("--out", type=Path, default=RESULTS)
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -182,9 +196,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     repo = args.repo or DEFAULT_REPO
     if not (repo / "HEAD").exists() and not (repo / ".git").exists():
-        print(f"no git repository at {repo}. Give --repo PATH: a clone of a project with "
-              "about 10,000 commits (e.g. git clone --mirror "
-              "https://github.com/apache/commons-lang).", file=sys.stderr)
+        print(
+            f"no git repository at {repo}. Give --repo PATH: a clone of a project with "
+            "about 10,000 commits (e.g. git clone --mirror "
+            "https://github.com/apache/commons-lang).",
+            file=sys.stderr,
+        )
         return 2
     jobs = [int(j) for j in args.jobs.split(",") if j.strip()]
     with tempfile.TemporaryDirectory(prefix="bench-mine-") as tmp:
@@ -193,23 +210,34 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(args: argparse.Namespace, source: Path, jobs: list[int], work: Path) -> int:
     info = common_machine(pydriller=version_of("pydriller"), tree_sitter=version_of("tree-sitter"))
-    print(f"machine: {info['cpu_model']}, {info['cpu_count']} CPUs, "
-          f"{info['memory_gib']} GiB, Python {info['python']}, {info['git']}")
+    print(
+        f"machine: {info['cpu_model']}, {info['cpu_count']} CPUs, "
+        f"{info['memory_gib']} GiB, Python {info['python']}, {info['git']}"
+    )
     measured = snapshot_hunkmetrics(work)
     # A local mirror clone (hard links, well under a second). PyDriller writes
     # blame.markUnblamableLines into the config of the repository it opens: it must not
     # touch the original. `mine` itself needs no work tree.
     repo = work / "repo.git"
     t0 = time.perf_counter()
-    subprocess.run(["git", "clone", "--quiet", "--mirror", "--", str(source), str(repo)],
-                   check=True)
+    subprocess.run(
+        ["git", "clone", "--quiet", "--mirror", "--", str(source), str(repo)], check=True
+    )
     clone_seconds = time.perf_counter() - t0
-    head = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True,
-                          text=True, check=True).stdout.strip()
-    total = int(subprocess.run(["git", "-C", str(repo), "rev-list", "--count", "HEAD"],
-                               capture_output=True, text=True, check=True).stdout)
-    print(f"repository: {source} (HEAD {head[:12]}, {total} commits), cloned in "
-          f"{clone_seconds:.2f} s")
+    head = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    total = int(
+        subprocess.run(
+            ["git", "-C", str(repo), "rev-list", "--count", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    print(
+        f"repository: {source} (HEAD {head[:12]}, {total} commits), cloned in {clone_seconds:.2f} s"
+    )
 
     results: dict[str, dict] = {}
     modes = ["walk-git", "scan"]
@@ -230,9 +258,11 @@ def run(args: argparse.Namespace, source: Path, jobs: list[int], work: Path) -> 
             best[peak] = max(values) if values else None
         results[key] = best
         stats = results[key]["stats"]
-        print(f"  {key:15s} {results[key]['seconds']:7.2f} s  {stats['written']} written, "
-              f"{results[key]['errors']} errors, driver {mib(results[key]['vm_hwm_kib'])} "
-              f"MiB, each worker {mib(results[key].get('worker_vm_hwm_kib'))} MiB")
+        print(
+            f"  {key:15s} {results[key]['seconds']:7.2f} s  {stats['written']} written, "
+            f"{results[key]['errors']} errors, driver {mib(results[key]['vm_hwm_kib'])} "
+            f"MiB, each worker {mib(results[key].get('worker_vm_hwm_kib'))} MiB"
+        )
 
     scan = results["scan"]
     summary: dict = {
@@ -249,13 +279,16 @@ def run(args: argparse.Namespace, source: Path, jobs: list[int], work: Path) -> 
         pd = results["walk-pydriller"]
         sample = results["pydriller-diff"]
         summary["walk_pydriller_seconds"] = round(pd["seconds"], 2)
-        summary["same_commits_both_walks"] = (pd["commits"] == results["walk-git"]["commits"]
-                                              and pd["matched"]
-                                              == results["walk-git"]["matched"])
+        summary["same_commits_both_walks"] = (
+            pd["commits"] == results["walk-git"]["commits"]
+            and pd["matched"] == results["walk-git"]["matched"]
+        )
         summary["pydriller_modified_files_ms_per_commit"] = round(
-            1000 * sample["modified_files_seconds"] / max(1, sample["sampled"]), 1)
+            1000 * sample["modified_files_seconds"] / max(1, sample["sampled"]), 1
+        )
         summary["mine_scan_ms_per_matched_commit"] = round(
-            1000 * scan["stats"]["scan_seconds"] / max(1, scan["stats"]["matched"]), 2)
+            1000 * scan["stats"]["scan_seconds"] / max(1, scan["stats"]["matched"]), 2
+        )
     ids = None
     for n in jobs:
         r = results[f"mine-j{n}"]
@@ -268,7 +301,8 @@ def run(args: argparse.Namespace, source: Path, jobs: list[int], work: Path) -> 
             "errors": r["errors"],
             "characterized_per_second": round(r["stats"]["written"] / r["seconds"], 1),
             "characterized_per_second_median": round(
-                r["stats"]["written"] / statistics.median(r["seconds_all"]), 1),
+                r["stats"]["written"] / statistics.median(r["seconds_all"]), 1
+            ),
             "driver_peak_rss_mib": mib(r["vm_hwm_kib"]),
             "worker_peak_rss_mib": mib(r.get("worker_vm_hwm_kib")),
             "out_mib": round(r.get("out_bytes", 0) / 1024 / 1024, 1),
@@ -282,11 +316,18 @@ def run(args: argparse.Namespace, source: Path, jobs: list[int], work: Path) -> 
         "benchmark": "mine",
         "machine": info,
         "hunkmetrics": measured,
-        "repository": {"source": str(source), "head": head, "commits": total,
-                       "clone": "git clone --mirror (local, hard links)",
-                       "clone_seconds": round(clone_seconds, 2),
-                       "grep": "default", "min_hunks": 2, "profile": "default",
-                       "exclude_tests": True, "languages": "all"},
+        "repository": {
+            "source": str(source),
+            "head": head,
+            "commits": total,
+            "clone": "git clone --mirror (local, hard links)",
+            "clone_seconds": round(clone_seconds, 2),
+            "grep": "default",
+            "min_hunks": 2,
+            "profile": "default",
+            "exclude_tests": True,
+            "languages": "all",
+        },
         "summary": summary,
         "results": results,
     }

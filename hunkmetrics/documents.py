@@ -61,9 +61,16 @@ def file_records(workspace: Workspace) -> list[dict[str, Any]]:
     out = []
     for f in workspace.patch.files:
         rules = rules_for_path(f.path)
-        out.append({"file": f.path, "old_path": f.old_path, "status": f.status.value,
-                    "language": rules.name if rules else None, "hunks": len(f.hunks),
-                    "excluded": f.excluded_reason})
+        out.append(
+            {
+                "file": f.path,
+                "old_path": f.old_path,
+                "status": f.status.value,
+                "language": rules.name if rules else None,
+                "hunks": len(f.hunks),
+                "excluded": f.excluded_reason,
+            }
+        )
     return out
 
 
@@ -82,20 +89,28 @@ def hunks_document(workspace: Workspace) -> dict[str, Any]:
     """The `hunkmetrics/hunks/v1` JSON document."""
     return {
         **_base("hunkmetrics/hunks/v1", workspace),
-        "excluded_files": [{"file": f.path, "reason": f.excluded_reason}
-                           for f in workspace.patch.files if f.excluded_reason],
+        "excluded_files": [
+            {"file": f.path, "reason": f.excluded_reason}
+            for f in workspace.patch.files
+            if f.excluded_reason
+        ],
         "hunks": [hunk_record(item) for item in workspace.located()],
         "warnings": workspace.warnings,
     }
 
 
-def divergence_document(workspace: Workspace, result: DivergenceResult, *,
-                        lazy_pairs: bool = False) -> dict[str, Any]:
+def divergence_document(
+    workspace: Workspace, result: DivergenceResult, *, lazy_pairs: bool = False
+) -> dict[str, Any]:
     """The `hunkmetrics/divergence/v1` JSON document (see DivergenceResult.to_dict for
     `lazy_pairs`)."""
     return {
-        **_base("hunkmetrics/divergence/v1", workspace, profile=result.profile,
-                distributed_weight=result.distributed_weight),
+        **_base(
+            "hunkmetrics/divergence/v1",
+            workspace,
+            profile=result.profile,
+            distributed_weight=result.distributed_weight,
+        ),
         "hunk_count": result.hunk_count,
         "divergence": result.to_dict(lazy_pairs=lazy_pairs),
         "warnings": workspace.warnings + list(result.warnings),
@@ -106,8 +121,9 @@ def proximity_document(workspace: Workspace, result: ProximityResult) -> dict[st
     """The `hunkmetrics/proximity/v1` JSON document."""
     located = {item.hunk.index: item for item in workspace.located()}
     return {
-        **_base("hunkmetrics/proximity/v1", workspace, profile=result.profile,
-                cutoff=result.cutoff),
+        **_base(
+            "hunkmetrics/proximity/v1", workspace, profile=result.profile, cutoff=result.cutoff
+        ),
         "hunk_count": len(result.hunk_indices),
         "proximity": result.to_dict(),
         "hunks": [hunk_record(located[i]) for i in result.hunk_indices],
@@ -115,18 +131,23 @@ def proximity_document(workspace: Workspace, result: ProximityResult) -> dict[st
     }
 
 
-def localization_document(reference: Workspace, candidate: Workspace | None,
-                          result: LocalizationResult, candidate_name: str) -> dict[str, Any]:
+def localization_document(
+    reference: Workspace,
+    candidate: Workspace | None,
+    result: LocalizationResult,
+    candidate_name: str,
+) -> dict[str, Any]:
     """The `hunkmetrics/localization/v1` JSON document."""
     warnings = reference.warnings + (candidate.warnings if candidate else [])
     return {
         "schema": "hunkmetrics/localization/v1",
         "tool": dict(TOOL),
-        "config": config_block(exclude_tests=result.exclude_tests,
-                               hunking=reference.patch.hunking,
-                               reverse_reference=reference.patch.reversed,
-                               reverse_candidate=candidate.patch.reversed if candidate
-                               else False),
+        "config": config_block(
+            exclude_tests=result.exclude_tests,
+            hunking=reference.patch.hunking,
+            reverse_reference=reference.patch.reversed,
+            reverse_candidate=candidate.patch.reversed if candidate else False,
+        ),
         "reference": reference.patch.name,
         "candidate": candidate_name,
         "source": source_block(reference),

@@ -95,8 +95,10 @@ def parse_date(text: str, *, end_of_day: bool = False, option: str = "date") -> 
         else:
             moment = datetime.fromisoformat(value)
     except ValueError:
-        raise HunkmetricsError(f"{option}: not an ISO 8601 date: {text!r} (use e.g. "
-                               "2024-01-31 or 2024-01-31T12:00:00+02:00)") from None
+        raise HunkmetricsError(
+            f"{option}: not an ISO 8601 date: {text!r} (use e.g. "
+            "2024-01-31 or 2024-01-31T12:00:00+02:00)"
+        ) from None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
@@ -104,8 +106,9 @@ def compile_grep(pattern: str) -> re.Pattern[str]:
     try:
         return re.compile(pattern, re.IGNORECASE)
     except re.error as exc:
-        raise HunkmetricsError(f"--grep: not a valid regular expression: {pattern!r} "
-                               f"({exc})") from None
+        raise HunkmetricsError(
+            f"--grep: not a valid regular expression: {pattern!r} ({exc})"
+        ) from None
 
 
 def parse_languages(names: str | Iterable[str] | None) -> frozenset[str]:
@@ -117,16 +120,25 @@ def parse_languages(names: str | Iterable[str] | None) -> frozenset[str]:
     chosen = {item.strip().lower() for item in items if item.strip()}
     unknown = sorted(chosen - set(known))
     if unknown or not chosen:
-        raise HunkmetricsError(f"--lang: unknown language {', '.join(unknown) or '(none)'}"
-                               f" (use a comma-separated list of {', '.join(sorted(known))})")
+        raise HunkmetricsError(
+            f"--lang: unknown language {', '.join(unknown) or '(none)'}"
+            f" (use a comma-separated list of {', '.join(sorted(known))})"
+        )
     return frozenset(chosen)
 
 
-def mine_options(*, grep: str | None = None, since: str | datetime | None = None,
-                 until: str | datetime | None = None, min_hunks: int = 2,
-                 max_hunks: int | None = None, languages: str | Iterable[str] | None = None,
-                 profile: str = "default", exclude_tests: bool = True,
-                 branch: str | None = None) -> MineOptions:
+def mine_options(
+    *,
+    grep: str | None = None,
+    since: str | datetime | None = None,
+    until: str | datetime | None = None,
+    min_hunks: int = 2,
+    max_hunks: int | None = None,
+    languages: str | Iterable[str] | None = None,
+    profile: str = "default",
+    exclude_tests: bool = True,
+    branch: str | None = None,
+) -> MineOptions:
     """Validated options; every problem is a HunkmetricsError with a one-line message."""
     if isinstance(since, str):
         since = parse_date(since, option="--since")
@@ -137,19 +149,26 @@ def mine_options(*, grep: str | None = None, since: str | datetime | None = None
     if until is not None and until.tzinfo is None:
         until = until.replace(tzinfo=UTC)
     if since is not None and until is not None and since > until:
-        raise HunkmetricsError(f"--since ({since.isoformat()}) is after --until "
-                               f"({until.isoformat()})")
+        raise HunkmetricsError(
+            f"--since ({since.isoformat()}) is after --until ({until.isoformat()})"
+        )
     if min_hunks < 1:
         raise HunkmetricsError("--min-hunks must be at least 1")
     if max_hunks is not None and max_hunks < min_hunks:
-        raise HunkmetricsError(f"--max-hunks ({max_hunks}) is below --min-hunks "
-                               f"({min_hunks})")
+        raise HunkmetricsError(f"--max-hunks ({max_hunks}) is below --min-hunks ({min_hunks})")
     if profile not in PROFILES:
         raise HunkmetricsError(f"unknown profile {profile!r} (use {' or '.join(PROFILES)})")
-    return MineOptions(grep=compile_grep(DEFAULT_GREP if grep is None else grep),
-                       since=since, until=until, min_hunks=min_hunks, max_hunks=max_hunks,
-                       languages=parse_languages(languages), profile=profile,
-                       exclude_tests=exclude_tests, branch=branch)
+    return MineOptions(
+        grep=compile_grep(DEFAULT_GREP if grep is None else grep),
+        since=since,
+        until=until,
+        min_hunks=min_hunks,
+        max_hunks=max_hunks,
+        languages=parse_languages(languages),
+        profile=profile,
+        exclude_tests=exclude_tests,
+        branch=branch,
+    )
 
 
 # --------------------------------------------------------------------------- git
@@ -158,14 +177,20 @@ def mine_options(*, grep: str | None = None, since: str | datetime | None = None
 def _git(repo: str | Path, *args: str, input: bytes | None = None) -> bytes:
     """Run a git command in `repo`; its stdout, or a HunkmetricsError with git's message."""
     try:
-        done = subprocess.run(["git", "--no-pager", "-C", str(repo), *args], input=input,
-                              capture_output=True, check=False)
+        done = subprocess.run(
+            ["git", "--no-pager", "-C", str(repo), *args],
+            input=input,
+            capture_output=True,
+            check=False,
+        )
     except FileNotFoundError:
         raise HunkmetricsError("git is not installed or not on PATH") from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise HunkmetricsError(f"git {args[0]} failed in {repo}: "
-                               f"{message[0] if message else 'exit ' + str(done.returncode)}")
+        raise HunkmetricsError(
+            f"git {args[0]} failed in {repo}: "
+            f"{message[0] if message else 'exit ' + str(done.returncode)}"
+        )
     return done.stdout
 
 
@@ -187,12 +212,14 @@ def resolve_ref(repo: str | Path, ref: str | None) -> str:
     """The commit id `ref` (default HEAD) names, or a HunkmetricsError."""
     name = ref or "HEAD"
     try:
-        out = _git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options",
-                   f"{name}^{{commit}}")
+        out = _git(
+            repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{name}^{{commit}}"
+        )
     except HunkmetricsError:
         if ref is None:
-            raise HunkmetricsError(f"{repo}: the repository has no commits (HEAD does not "
-                                   "name a commit)") from None
+            raise HunkmetricsError(
+                f"{repo}: the repository has no commits (HEAD does not name a commit)"
+            ) from None
         raise HunkmetricsError(f"--branch: revision {ref!r} does not exist in {repo}") from None
     return out.decode().strip()
 
@@ -230,9 +257,22 @@ def walk_commits(repo: str | Path, ref: str | None = None) -> Iterator[CommitInf
     """Every non-merge commit reachable from `ref` (default HEAD), oldest first, read by
     one streaming `git log` (hash, parents, committer date, author, message)."""
     start = resolve_ref(repo, ref)
-    cmd = ["git", "--no-pager", "-C", str(repo), "log", "--no-merges", "--reverse", "-z",
-           "--no-show-signature", "--no-color", "--encoding=UTF-8", _LOG_FORMAT, start,
-           "--"]
+    cmd = [
+        "git",
+        "--no-pager",
+        "-C",
+        str(repo),
+        "log",
+        "--no-merges",
+        "--reverse",
+        "-z",
+        "--no-show-signature",
+        "--no-color",
+        "--encoding=UTF-8",
+        _LOG_FORMAT,
+        start,
+        "--",
+    ]
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
         assert proc.stdout is not None and proc.stderr is not None
         try:
@@ -244,10 +284,13 @@ def walk_commits(repo: str | Path, ref: str | None = None) -> Iterator[CommitInf
                 if len(parts) != 5:
                     continue
                 sha, parents, when, author, message = parts
-                yield CommitInfo(sha.decode(), tuple(parents.decode().split()),
-                                 datetime.fromisoformat(when.decode()),
-                                 author.decode("utf-8", "replace"),
-                                 message.decode("utf-8", "replace"))
+                yield CommitInfo(
+                    sha.decode(),
+                    tuple(parents.decode().split()),
+                    datetime.fromisoformat(when.decode()),
+                    author.decode("utf-8", "replace"),
+                    message.decode("utf-8", "replace"),
+                )
         finally:
             if proc.poll() is None:
                 proc.kill()
@@ -255,8 +298,9 @@ def walk_commits(repo: str | Path, ref: str | None = None) -> Iterator[CommitInf
             code = proc.wait()
         if code not in (0, -9):
             line = stderr.decode("utf-8", "replace").strip().splitlines()
-            raise HunkmetricsError(f"git log failed in {repo}: "
-                                   f"{line[0] if line else 'exit ' + str(code)}")
+            raise HunkmetricsError(
+                f"git log failed in {repo}: {line[0] if line else 'exit ' + str(code)}"
+            )
 
 
 def walk_commits_pydriller(repo: str | Path, ref: str | None = None) -> Iterator[CommitInfo]:
@@ -266,13 +310,19 @@ def walk_commits_pydriller(repo: str | Path, ref: str | None = None) -> Iterator
     try:
         from pydriller import Repository
     except ImportError:
-        raise HunkmetricsError("walker 'pydriller' needs PyDriller: pip install "
-                               "'hunkmetrics[mine]'") from None
+        raise HunkmetricsError(
+            "walker 'pydriller' needs PyDriller: pip install 'hunkmetrics[mine]'"
+        ) from None
     start = resolve_ref(repo, ref)
     walk = Repository(str(Path(repo).resolve()), only_no_merge=True, only_in_branch=start)
     for commit in walk.traverse_commits():
-        yield CommitInfo(commit.hash, tuple(commit.parents), commit.committer_date,
-                         commit.author.name or "", commit.msg)
+        yield CommitInfo(
+            commit.hash,
+            tuple(commit.parents),
+            commit.committer_date,
+            commit.author.name or "",
+            commit.msg,
+        )
 
 
 # --------------------------------------------------------------------------- files and hunks
@@ -301,8 +351,9 @@ def changed_files(repo: str | Path, hashes: list[str]) -> dict[str, list[Change]
     result: dict[str, list[Change]] = {h: [] for h in hashes}
     if not hashes:
         return result
-    out = _git(repo, "diff-tree", "--stdin", "-r", "-M", "-z",
-               input=("\n".join(hashes) + "\n").encode())
+    out = _git(
+        repo, "diff-tree", "--stdin", "-r", "-M", "-z", input=("\n".join(hashes) + "\n").encode()
+    )
     tokens = out.split(b"\0")
     current: list[Change] | None = None
     i = 0
@@ -364,9 +415,12 @@ def _pathspec_bytes(paths: Iterable[str]) -> int:
     return sum(len(os.fsencode(p)) + 1 for p in paths)
 
 
-def source_diffs(repo: str | Path, selected: dict[str, list[str]],
-                 changed: dict[str, list[Change]], parents: dict[str, str]
-                 ) -> dict[str, bytes]:
+def source_diffs(
+    repo: str | Path,
+    selected: dict[str, list[str]],
+    changed: dict[str, list[Change]],
+    parents: dict[str, str],
+) -> dict[str, bytes]:
     """Each commit's source diff (`selected`: commit → its source paths; `changed`: its
     changed files; `parents`: its parent). Commits are diffed together by one
     `git diff-tree --stdin -p` limited to the union of their paths; a commit whose own
@@ -386,20 +440,30 @@ def source_diffs(repo: str | Path, selected: dict[str, list[str]],
         if not group:
             continue
         union = set().union(*(selected[c] for c in group))
-        together = [c for c in group
-                    if {p for ch in changed[c] for p in ch.paths} & union == set(selected[c])]
+        together = [
+            c
+            for c in group
+            if {p for ch in changed[c] for p in ch.paths} & union == set(selected[c])
+        ]
         alone = [c for c in group if c not in set(together)]
         if len(together) == 1:
             alone += together
             together = []
         if together:
-            out = _git(repo, "--literal-pathspecs", *_DIFF_ARGS, "--stdin", "--",
-                       *sorted(union), input=("\n".join(together) + "\n").encode())
+            out = _git(
+                repo,
+                "--literal-pathspecs",
+                *_DIFF_ARGS,
+                "--stdin",
+                "--",
+                *sorted(union),
+                input=("\n".join(together) + "\n").encode(),
+            )
             wanted = {c.encode() for c in together}
             heads = [m for m in _COMMIT_LINE.finditer(out) if m.group(1) in wanted]
             for k, match in enumerate(heads):
                 end = heads[k + 1].start() if k + 1 < len(heads) else len(out)
-                diffs[match.group(1).decode()] = out[match.end():end]
+                diffs[match.group(1).decode()] = out[match.end() : end]
         for commit in alone:
             diffs[commit] = commit_diff(repo, parents[commit], commit, selected[commit])
     return diffs
@@ -415,7 +479,7 @@ def count_hunks(diff: bytes, profile: str = "default") -> int:
     for begin, end in zip(starts, starts[1:], strict=False):
         section = diff[begin:end]
         first_hunk = _HUNK_HEADER.search(section)
-        header = section[:first_hunk.start()] if first_hunk else section
+        header = section[: first_hunk.start()] if first_hunk else section
         if not _WHOLE_FILE.search(header):
             total += len(_HUNK_HEADER.findall(section))
     return total
@@ -435,9 +499,15 @@ class Candidate:
     hunk_count: int
 
     def meta(self) -> dict[str, Any]:
-        return {"id": self.commit.hash, "commit": self.commit.hash, "parent": self.parent,
-                "summary": self.commit.summary, "date": self.commit.date.isoformat(),
-                "author": self.commit.author, "error": None}
+        return {
+            "id": self.commit.hash,
+            "commit": self.commit.hash,
+            "parent": self.parent,
+            "summary": self.commit.summary,
+            "date": self.commit.date.isoformat(),
+            "author": self.commit.author,
+            "error": None,
+        }
 
 
 @dataclass
@@ -462,14 +532,22 @@ class MineStats:
     started: float = field(default_factory=time.perf_counter)
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: (round(v, 3) if isinstance(v, float) else v)
-                for k, v in self.__dict__.items() if k != "started"}
+        return {
+            k: (round(v, 3) if isinstance(v, float) else v)
+            for k, v in self.__dict__.items()
+            if k != "started"
+        }
 
 
-def scan_candidates(repo: str | Path, options: MineOptions | None = None, *,
-                    skip: set[str] | frozenset[str] = frozenset(),
-                    stats: MineStats | None = None, walker: str = "git",
-                    tick: Callable[[], None] | None = None) -> Iterator[Candidate]:
+def scan_candidates(
+    repo: str | Path,
+    options: MineOptions | None = None,
+    *,
+    skip: set[str] | frozenset[str] = frozenset(),
+    stats: MineStats | None = None,
+    walker: str = "git",
+    tick: Callable[[], None] | None = None,
+) -> Iterator[Candidate]:
     """The candidates of `repo`, oldest first, without characterizing them. Commits in
     `skip` (already written) are passed over before any diff is made."""
     options = options or MineOptions()
@@ -484,8 +562,9 @@ def scan_candidates(repo: str | Path, options: MineOptions | None = None, *,
         stats.scanned += 1
         if tick is not None:
             tick()
-        if ((options.since is not None and commit.date < options.since)
-                or (options.until is not None and commit.date > options.until)):
+        if (options.since is not None and commit.date < options.since) or (
+            options.until is not None and commit.date > options.until
+        ):
             stats.out_of_dates += 1
             continue
         if not options.grep.search(commit.message):
@@ -511,8 +590,9 @@ def scan_candidates(repo: str | Path, options: MineOptions | None = None, *,
         yield from found
 
 
-def _examine(repo: Path, batch: list[CommitInfo], options: MineOptions,
-             stats: MineStats) -> list[Candidate]:
+def _examine(
+    repo: Path, batch: list[CommitInfo], options: MineOptions, stats: MineStats
+) -> list[Candidate]:
     changed = changed_files(repo, [c.hash for c in batch])
     selected: dict[str, list[str]] = {}
     for commit in batch:
@@ -522,8 +602,12 @@ def _examine(repo: Path, batch: list[CommitInfo], options: MineOptions,
         else:
             stats.no_source += 1
     too_long = {c for c, paths in selected.items() if _pathspec_bytes(paths) > MAX_PATHSPEC_BYTES}
-    diffs = source_diffs(repo, {c: p for c, p in selected.items() if c not in too_long},
-                         changed, {c.hash: c.parents[0] for c in batch})
+    diffs = source_diffs(
+        repo,
+        {c: p for c, p in selected.items() if c not in too_long},
+        changed,
+        {c.hash: c.parents[0] for c in batch},
+    )
     found: list[Candidate] = []
     for commit in batch:
         if commit.hash not in selected:
@@ -535,8 +619,9 @@ def _examine(repo: Path, batch: list[CommitInfo], options: MineOptions,
             continue
         diff = diffs.get(commit.hash, b"")
         hunks = count_hunks(diff, options.profile)
-        if hunks < options.min_hunks or (options.max_hunks is not None
-                                         and hunks > options.max_hunks):
+        if hunks < options.min_hunks or (
+            options.max_hunks is not None and hunks > options.max_hunks
+        ):
             stats.out_of_range += 1
             continue
         stats.candidates += 1
@@ -547,15 +632,17 @@ def _examine(repo: Path, batch: list[CommitInfo], options: MineOptions,
 # --------------------------------------------------------------------------- characterizing
 
 
-def characterize_candidate(candidate: Candidate, repo: str, profile: str = "default"
-                           ) -> dict[str, Any]:
+def characterize_candidate(
+    candidate: Candidate, repo: str, profile: str = "default"
+) -> dict[str, Any]:
     """One output record: the commit's fields, then the characterize/v1 document, or
     `error` (one line) and `hunk_count` when it could not be characterized."""
     record = candidate.meta()
     try:
         if candidate.hunk_count < 0:
-            raise HunkmetricsError(f"{len(candidate.paths)} source files: too many to diff "
-                                   "in one command")
+            raise HunkmetricsError(
+                f"{len(candidate.paths)} source files: too many to diff in one command"
+            )
         with open_workspace(candidate.diff, repo=repo, rev=candidate.parent) as workspace:
             document = characterize_workspace(workspace, profile=profile).to_dict()
     except Exception as exc:
@@ -568,8 +655,9 @@ def characterize_candidate(candidate: Candidate, repo: str, profile: str = "defa
 
 def _crashed(candidate: Candidate) -> dict[str, Any]:
     record = candidate.meta()
-    record["error"] = ("the worker process died while characterizing this commit (a crash "
-                       "or out of memory)")
+    record["error"] = (
+        "the worker process died while characterizing this commit (a crash or out of memory)"
+    )
     record["hunk_count"] = candidate.hunk_count
     return record
 
@@ -604,8 +692,14 @@ class _Interrupt:
             signal.signal(signal.SIGINT, self._previous)
 
 
-def _run_parallel(candidates: Iterable[Candidate], jobs: int, repo: str, profile: str,
-                  emit: Callable[[dict[str, Any]], None], check: Callable[[], None]) -> None:
+def _run_parallel(
+    candidates: Iterable[Candidate],
+    jobs: int,
+    repo: str,
+    profile: str,
+    emit: Callable[[dict[str, Any]], None],
+    check: Callable[[], None],
+) -> None:
     """Characterize in `jobs` worker processes (batch's executor and task loop). A
     commit whose worker dies, alone as well, gets a crash record; but when workers die
     before any commit ever succeeded, no commit is to blame and the run stops."""
@@ -630,10 +724,16 @@ def _run_parallel(candidates: Iterable[Candidate], jobs: int, repo: str, profile
     finished = False
     try:
         # characterize_candidate is looked up here, at call time (tests replace it).
-        run_tasks(executor, candidates, characterize_candidate,
-                  arguments=lambda candidate: (candidate, repo, profile),
-                  deliver=deliver, crashed=crashed, window=jobs * WINDOW_PER_JOB,
-                  check=check)
+        run_tasks(
+            executor,
+            candidates,
+            characterize_candidate,
+            arguments=lambda candidate: (candidate, repo, profile),
+            deliver=deliver,
+            crashed=crashed,
+            window=jobs * WINDOW_PER_JOB,
+            check=check,
+        )
         finished = True
     finally:
         executor.close(cancel=not finished)
@@ -641,12 +741,20 @@ def _run_parallel(candidates: Iterable[Candidate], jobs: int, repo: str, profile
         raise HunkmetricsError(
             "the worker processes die before characterizing any commit (a script calling "
             "mine() with jobs > 1 needs an `if __name__ == '__main__':` guard; try --jobs 1 "
-            "to find a crashing commit)")
+            "to find a crashing commit)"
+        )
 
 
-def mine(repo: str | Path, out: str | Path, options: MineOptions | None = None, *,
-         jobs: int = 1, resume: bool = False, walker: str = "git",
-         on_progress: Callable[[MineStats], None] | None = None) -> MineStats:
+def mine(
+    repo: str | Path,
+    out: str | Path,
+    options: MineOptions | None = None,
+    *,
+    jobs: int = 1,
+    resume: bool = False,
+    walker: str = "git",
+    on_progress: Callable[[MineStats], None] | None = None,
+) -> MineStats:
     """Mine `repo` into the JSON Lines file `out` (one record per candidate; see
     `characterize_candidate`). `jobs > 1` characterizes in that many processes
     ("spawn" start method: a script calling this needs an `if __name__ == "__main__":`
@@ -688,15 +796,20 @@ def mine(repo: str | Path, out: str | Path, options: MineOptions | None = None, 
                 stats.errors += 1
             tick()
 
-        candidates = scan_candidates(repo_path, options, skip=frozenset(writer.done_ids),
-                                     stats=stats, walker=walker, tick=tick)
+        candidates = scan_candidates(
+            repo_path,
+            options,
+            skip=frozenset(writer.done_ids),
+            stats=stats,
+            walker=walker,
+            tick=tick,
+        )
         try:
             if jobs == 1:
                 for candidate in candidates:
                     emit(characterize_candidate(candidate, str(repo), options.profile))
             else:
-                _run_parallel(candidates, jobs, str(repo), options.profile, emit,
-                              interrupt.check)
+                _run_parallel(candidates, jobs, str(repo), options.profile, emit, interrupt.check)
         except HunkmetricsError:
             interrupt.check()  # git killed by the Ctrl-C: report the interrupt instead
             raise
@@ -705,8 +818,21 @@ def mine(repo: str | Path, out: str | Path, options: MineOptions | None = None, 
 
 
 __all__ = [
-    "DEFAULT_GREP", "Candidate", "Change", "CommitInfo", "MineOptions", "MineStats",
-    "changed_files", "characterize_candidate", "commit_diff", "count_hunks", "mine",
-    "mine_options", "scan_candidates", "source_diffs", "source_paths", "walk_commits",
+    "DEFAULT_GREP",
+    "Candidate",
+    "Change",
+    "CommitInfo",
+    "MineOptions",
+    "MineStats",
+    "changed_files",
+    "characterize_candidate",
+    "commit_diff",
+    "count_hunks",
+    "mine",
+    "mine_options",
+    "scan_candidates",
+    "source_diffs",
+    "source_paths",
+    "walk_commits",
     "walk_commits_pydriller",
 ]

@@ -47,8 +47,13 @@ class Workspace:
 PatchInput = str | Path | bytes | Patch
 
 
-def load_patch(patch: PatchInput, *, reverse: bool = False, hunking: str = "as-given",
-               stdin: bytes | None = None) -> Patch:
+def load_patch(
+    patch: PatchInput,
+    *,
+    reverse: bool = False,
+    hunking: str = "as-given",
+    stdin: bytes | None = None,
+) -> Patch:
     if isinstance(patch, Patch):
         return patch
     if isinstance(patch, bytes):
@@ -56,10 +61,16 @@ def load_patch(patch: PatchInput, *, reverse: bool = False, hunking: str = "as-g
     return read_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin)
 
 
-def open_workspace(patch: PatchInput, *, repo: str | Path | None = None,
-                   rev: str | None = None, reverse: bool = False,
-                   hunking: str = "as-given", stdin: bytes | None = None,
-                   cache: ParseCache | None = None) -> Workspace:
+def open_workspace(
+    patch: PatchInput,
+    *,
+    repo: str | Path | None = None,
+    rev: str | None = None,
+    reverse: bool = False,
+    hunking: str = "as-given",
+    stdin: bytes | None = None,
+    cache: ParseCache | None = None,
+) -> Workspace:
     """Parse `patch` (a path, `-` with `stdin`, raw diff bytes, or a Patch) and, with
     `repo` (and `rev`), resolve its sources: which side the tree holds, and the other
     side derived by applying the patch in memory."""

@@ -30,12 +30,18 @@ BRANCH_PREFIX = "fix/"
 PATCH_PREFIX = {"java-project": "java_", "python-project": "python_"}
 
 _GIT_CONFIG = [
-    "-c", "user.name=Fixture Builder",
-    "-c", "user.email=fixtures@hunkmetrics.invalid",
-    "-c", "init.defaultBranch=main",
-    "-c", "commit.gpgsign=false",
-    "-c", "tag.gpgsign=false",
-    "-c", "core.autocrlf=false",
+    "-c",
+    "user.name=Fixture Builder",
+    "-c",
+    "user.email=fixtures@hunkmetrics.invalid",
+    "-c",
+    "init.defaultBranch=main",
+    "-c",
+    "commit.gpgsign=false",
+    "-c",
+    "tag.gpgsign=false",
+    "-c",
+    "core.autocrlf=false",
 ]
 _GIT_DATE = "2024-01-01T12:00:00+00:00"
 
@@ -67,11 +73,18 @@ def git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
         "GIT_COMMITTER_DATE": _GIT_DATE,
         "LC_ALL": "C",
     }
-    result = subprocess.run(["git", *_GIT_CONFIG, *args], cwd=repo, env=env, input=stdin,
-                            capture_output=True, check=False)
+    result = subprocess.run(
+        ["git", *_GIT_CONFIG, *args],
+        cwd=repo,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        check=False,
+    )
     if result.returncode != 0:
-        raise RuntimeError(f"git {' '.join(args)} failed in {repo}:\n"
-                           f"{result.stderr.decode(errors='replace')}")
+        raise RuntimeError(
+            f"git {' '.join(args)} failed in {repo}:\n{result.stderr.decode(errors='replace')}"
+        )
     return result.stdout
 
 
@@ -80,8 +93,9 @@ def patches_for(project: str) -> dict[str, Path]:
     try:
         prefix = PATCH_PREFIX[project]
     except KeyError:
-        raise ValueError(f"unknown fixture project {project!r}; "
-                         f"known: {', '.join(sorted(PATCH_PREFIX))}") from None
+        raise ValueError(
+            f"unknown fixture project {project!r}; known: {', '.join(sorted(PATCH_PREFIX))}"
+        ) from None
     return {p.stem: p for p in sorted(PATCHES.glob(f"{prefix}*.diff"))}
 
 

@@ -36,15 +36,25 @@ METHODS = 12
 
 
 def java_source(package: str, name: str, seed: int) -> str:
-    lines = [f"package {package};", "", "import java.util.List;", "",
-             f"public class {name} {{", "    private int count;", ""]
+    lines = [
+        f"package {package};",
+        "",
+        "import java.util.List;",
+        "",
+        f"public class {name} {{",
+        "    private int count;",
+        "",
+    ]
     for m in range(METHODS):
-        lines += [f"    public int step{m}(int a, List<String> names) {{",
-                  f"        int v = a + {seed * 100 + m};",
-                  "        count += v;",
-                  f"        names.add(\"{name}-{m}\");",
-                  "        return v * 2;",
-                  "    }", ""]
+        lines += [
+            f"    public int step{m}(int a, List<String> names) {{",
+            f"        int v = a + {seed * 100 + m};",
+            "        count += v;",
+            f'        names.add("{name}-{m}");',
+            "        return v * 2;",
+            "    }",
+            "",
+        ]
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -74,9 +84,15 @@ def make_project(root: Path, files: int = 10) -> dict[str, str]:
 
 
 def unified(path: str, before: str, after: str) -> str:
-    body = list(difflib.unified_diff(before.splitlines(keepends=True),
-                                     after.splitlines(keepends=True),
-                                     f"a/{path}", f"b/{path}", n=3))
+    body = list(
+        difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            f"a/{path}",
+            f"b/{path}",
+            n=3,
+        )
+    )
     return f"diff --git a/{path} b/{path}\n" + "".join(body)
 
 
@@ -90,8 +106,9 @@ def make_patch(sources: dict[str, str], rng: random.Random) -> str:
             old = next(line for line in text.splitlines() if f"step{m}(" in line)
             index = text.index(old) + len(old) + 1
             line_end = text.index("\n", index)
-            text = (text[:index] + f"        int v = a * {rng.randint(2, 99)} - {m};"
-                    + text[line_end:])
+            text = (
+                text[:index] + f"        int v = a * {rng.randint(2, 99)} - {m};" + text[line_end:]
+            )
         out.append(unified(path, sources[path], text))
     return "".join(out)
 
@@ -111,6 +128,7 @@ def make_dataset(root: Path, count: int, seed: int = 1) -> Generated:
 
 
 # --- helpers ---------------------------------------------------------------------------
+
 
 def lines_of(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_bytes().splitlines()]
@@ -144,6 +162,7 @@ def java_repo(tmp_path_factory: pytest.TempPathFactory):
 
 # --- a directory of patches ------------------------------------------------------------
 
+
 def test_directory_run_every_id_once_and_bad_patches_are_error_lines(tmp_path, gen) -> None:
     data = tmp_path / "patches"
     data.mkdir()
@@ -158,8 +177,9 @@ def test_directory_run_every_id_once_and_bad_patches_are_error_lines(tmp_path, g
     (data / "mismatch.diff").write_text(wrong)
     out = tmp_path / "results.jsonl"
 
-    result = invoke(str(data), "--out", str(out), "--repo", str(gen.repo), "--rev", "base",
-                    "--jobs", "2")
+    result = invoke(
+        str(data), "--out", str(out), "--repo", str(gen.repo), "--rev", "base", "--jobs", "2"
+    )
 
     assert result.exit_code == 0, result.output
     ids = set(gen.ids[:20]) | {"empty", "garbage", "elsewhere", "mismatch"}
@@ -177,8 +197,9 @@ def test_directory_run_every_id_once_and_bad_patches_are_error_lines(tmp_path, g
         assert records[key]["schema"] == "hunkmetrics/characterize/v1"
     # A good line is the characterize document of that patch, plus id and error.
     for name in gen.ids[:3]:
-        expected = hunkmetrics.characterize(str(data / f"{name}.diff"),
-                                            source=(gen.repo, "base")).to_dict()
+        expected = hunkmetrics.characterize(
+            str(data / f"{name}.diff"), source=(gen.repo, "base")
+        ).to_dict()
         assert without_id(records[name]) == expected
         assert records[name]["hunk_count"] >= 2
     # stderr is not a terminal here: no progress bar, one summary line.
@@ -190,10 +211,34 @@ def test_directory_run_every_id_once_and_bad_patches_are_error_lines(tmp_path, g
 
 def test_worktree_and_revision_sources_give_the_same_metrics(tmp_path, gen) -> None:
     by_rev, by_tree = tmp_path / "rev.jsonl", tmp_path / "tree.jsonl"
-    assert invoke(str(gen.patches), "-o", str(by_rev), "--repo", str(gen.repo), "--rev",
-                  "base", "--jobs", "1").exit_code == 0
-    assert invoke(str(gen.patches), "-o", str(by_tree), "--repo", str(gen.repo),
-                  "--jobs", "2", "--chunk-size", "3").exit_code == 0
+    assert (
+        invoke(
+            str(gen.patches),
+            "-o",
+            str(by_rev),
+            "--repo",
+            str(gen.repo),
+            "--rev",
+            "base",
+            "--jobs",
+            "1",
+        ).exit_code
+        == 0
+    )
+    assert (
+        invoke(
+            str(gen.patches),
+            "-o",
+            str(by_tree),
+            "--repo",
+            str(gen.repo),
+            "--jobs",
+            "2",
+            "--chunk-size",
+            "3",
+        ).exit_code
+        == 0
+    )
     rev = {r["id"]: r for r in lines_of(by_rev)}
     tree = {r["id"]: r for r in lines_of(by_tree)}
     assert set(rev) == set(tree) == set(gen.ids)
@@ -205,9 +250,23 @@ def test_worktree_and_revision_sources_give_the_same_metrics(tmp_path, gen) -> N
 
 def test_settings_reach_every_line(tmp_path, gen) -> None:
     out = tmp_path / "birch.jsonl"
-    result = invoke(str(gen.patches), "-o", str(out), "--repo", str(gen.repo), "--profile",
-                    "birch", "--sprawl-cutoff", "1", "--distributed-weight", "1.5",
-                    "--hunks", "regions", "--jobs", "2")
+    result = invoke(
+        str(gen.patches),
+        "-o",
+        str(out),
+        "--repo",
+        str(gen.repo),
+        "--profile",
+        "birch",
+        "--sprawl-cutoff",
+        "1",
+        "--distributed-weight",
+        "1.5",
+        "--hunks",
+        "regions",
+        "--jobs",
+        "2",
+    )
     assert result.exit_code == 0, result.output
     for record in lines_of(out):
         assert record["profile"] == "birch"
@@ -215,13 +274,19 @@ def test_settings_reach_every_line(tmp_path, gen) -> None:
         assert record["config"]["distributed_weight"] == 1.5
         assert record["config"]["hunking"] == "regions"
     first = lines_of(out)[0]
-    expected = hunkmetrics.characterize(first["patch"], source=gen.repo, profile="birch",
-                                        cutoff=1, distributed_weight=1.5,
-                                        hunking="regions").to_dict()
+    expected = hunkmetrics.characterize(
+        first["patch"],
+        source=gen.repo,
+        profile="birch",
+        cutoff=1,
+        distributed_weight=1.5,
+        hunking="regions",
+    ).to_dict()
     assert without_id(first) == expected
 
 
 # --- a manifest ------------------------------------------------------------------------
+
 
 def test_manifest_with_per_row_repo_rev_and_reverse(tmp_path, gen, java_repo) -> None:
     data = tmp_path / "data"
@@ -242,16 +307,29 @@ def test_manifest_with_per_row_repo_rev_and_reverse(tmp_path, gen, java_repo) ->
         # Reversed, against `base`: the tree now holds the (reversed) patch's post-image.
         "overloads-reversed,java_overloads.diff," + fixture_repo + ",base,yes\n"
         "no-such-rev,java_overloads.diff," + fixture_repo + ",v9.9,\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     out = tmp_path / "out.jsonl"
 
-    result = invoke(str(manifest), "--out", str(out), "--repo", str(gen.repo), "--rev",
-                    "base", "--jobs", "2")
+    result = invoke(
+        str(manifest), "--out", str(out), "--repo", str(gen.repo), "--rev", "base", "--jobs", "2"
+    )
 
     assert result.exit_code == 0, result.output
-    records = {r["id"]: r for r in assert_each_id_once(out, {
-        "near", "near-reversed", "gen-default", "gen-row", "overloads-reversed",
-        "no-such-rev"})}
+    records = {
+        r["id"]: r
+        for r in assert_each_id_once(
+            out,
+            {
+                "near",
+                "near-reversed",
+                "gen-default",
+                "gen-row",
+                "overloads-reversed",
+                "no-such-rev",
+            },
+        )
+    }
     near, backwards = records["near"], records["near-reversed"]
     assert near["error"] is None and backwards["error"] is None
     assert near["patch"] == str(data / "java_packages_near.diff")
@@ -263,35 +341,56 @@ def test_manifest_with_per_row_repo_rev_and_reverse(tmp_path, gen, java_repo) ->
     assert backwards["hunk_count"] == 3
     assert str(gen.repo) in records["gen-default"]["source"]["description"]
     assert records["gen-row"]["error"] is None
-    assert records["gen-row"]["patch"] == str(data / os.path.relpath(gen.patches / "p002.diff",
-                                                                     data))
+    assert records["gen-row"]["patch"] == str(
+        data / os.path.relpath(gen.patches / "p002.diff", data)
+    )
     assert "v9.9" in records["no-such-rev"]["error"]
     reversed_ = records["overloads-reversed"]
     assert reversed_["error"] is None and reversed_["config"]["reverse"] is True
     assert reversed_["source"]["side"] == "post" and near["source"]["side"] == "pre"
-    expected = hunkmetrics.characterize(str(data / "java_packages_near.diff"),
-                                        source=(java_repo.path, "base")).to_dict()
+    expected = hunkmetrics.characterize(
+        str(data / "java_packages_near.diff"), source=(java_repo.path, "base")
+    ).to_dict()
     assert without_id(near) == expected
     # One task for all rows: the worker switches readers as the rows' sources change.
     one_task = tmp_path / "one-task.jsonl"
-    assert invoke(str(manifest), "--out", str(one_task), "--repo", str(gen.repo), "--rev",
-                  "base", "--jobs", "1", "--chunk-size", "6").exit_code == 0
+    assert (
+        invoke(
+            str(manifest),
+            "--out",
+            str(one_task),
+            "--repo",
+            str(gen.repo),
+            "--rev",
+            "base",
+            "--jobs",
+            "1",
+            "--chunk-size",
+            "6",
+        ).exit_code
+        == 0
+    )
     assert sorted(one_task.read_bytes().splitlines()) == sorted(out.read_bytes().splitlines())
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("", "empty manifest"),
-    ("id,path\na,x.diff\n", "unknown column(s) 'path'"),
-    ("id,repo\na,x\n", "lacks patch"),
-    ("id,patch,id\na,x.diff,b\n", "appear twice"),
-    ("id,patch\n", "no rows"),
-    ("id,patch\na,a.diff\nb,b.diff\na,c.diff\n", "row 3 (line 4): duplicate id 'a'"),
-    ("id,patch\na,a.diff\n\nb\n", "row 2 (line 4): expected 2 fields"),
-    ("id,patch\n,a.diff\n", "row 1 (line 2): the id is empty"),
-    ("id,patch\na,\n", "row 1 (line 2): the patch path is empty"),
-    ("id,patch,reverse\na,a.diff,true\nb,b.diff,sometimes\n",
-     "row 2 (line 3): reverse must be true or false, not 'sometimes'"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty manifest"),
+        ("id,path\na,x.diff\n", "unknown column(s) 'path'"),
+        ("id,repo\na,x\n", "lacks patch"),
+        ("id,patch,id\na,x.diff,b\n", "appear twice"),
+        ("id,patch\n", "no rows"),
+        ("id,patch\na,a.diff\nb,b.diff\na,c.diff\n", "row 3 (line 4): duplicate id 'a'"),
+        ("id,patch\na,a.diff\n\nb\n", "row 2 (line 4): expected 2 fields"),
+        ("id,patch\n,a.diff\n", "row 1 (line 2): the id is empty"),
+        ("id,patch\na,\n", "row 1 (line 2): the patch path is empty"),
+        (
+            "id,patch,reverse\na,a.diff,true\nb,b.diff,sometimes\n",
+            "row 2 (line 3): reverse must be true or false, not 'sometimes'",
+        ),
+    ],
+)
 def test_bad_manifests_are_one_line_errors_naming_the_row(tmp_path, text, message) -> None:
     manifest = tmp_path / "m.csv"
     manifest.write_text(text, encoding="utf-8")
@@ -316,8 +415,10 @@ def test_bad_inputs_exit_2(tmp_path, gen) -> None:
         ([str(empty)], "no *.diff or *.patch files"),
         ([str(tmp_path / "missing")], "no such file or directory"),
         ([str(gen.patches / "p000.diff")], "not one patch"),
-        ([str(gen.patches), "--scheduler", "tcp://localhost:8786"],
-         "--scheduler is for --executor dask"),
+        (
+            [str(gen.patches), "--scheduler", "tcp://localhost:8786"],
+            "--scheduler is for --executor dask",
+        ),
         ([str(gen.patches), "--executor", "dask"], None),  # needs --scheduler (or dask)
     ]
     for args, message in cases:
@@ -331,18 +432,30 @@ def test_bad_inputs_exit_2(tmp_path, gen) -> None:
 
 # --- order -----------------------------------------------------------------------------
 
+
 def test_ordered_writes_in_input_order(tmp_path, gen) -> None:
     # A manifest whose order is neither by id nor by file: the reverse of both.
     manifest = tmp_path / "m.csv"
-    rows = [f"z{n:03d},{gen.patches / (name + '.diff')}"
-            for n, name in enumerate(reversed(gen.ids))]
+    rows = [
+        f"z{n:03d},{gen.patches / (name + '.diff')}" for n, name in enumerate(reversed(gen.ids))
+    ]
     rows[5:5] = [f"bad-{n},{tmp_path / 'missing.diff'}" for n in range(3)]
     manifest.write_text("id,patch\n" + "\n".join(reversed(rows)) + "\n", encoding="utf-8")
     expected = [row.split(",")[0] for row in reversed(rows)]
     out = tmp_path / "ordered.jsonl"
 
-    result = invoke(str(manifest), "--out", str(out), "--repo", str(gen.repo), "--jobs", "2",
-                    "--chunk-size", "1", "--ordered")
+    result = invoke(
+        str(manifest),
+        "--out",
+        str(out),
+        "--repo",
+        str(gen.repo),
+        "--jobs",
+        "2",
+        "--chunk-size",
+        "1",
+        "--ordered",
+    )
 
     assert result.exit_code == 0, result.output
     assert [r["id"] for r in lines_of(out)] == expected
@@ -350,15 +463,32 @@ def test_ordered_writes_in_input_order(tmp_path, gen) -> None:
 
 def test_ordered_and_unordered_runs_hold_the_same_lines(tmp_path, gen) -> None:
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    assert invoke(str(gen.patches), "-o", str(a), "--repo", str(gen.repo), "--jobs", "2",
-                  "--chunk-size", "1").exit_code == 0
-    assert invoke(str(gen.patches), "-o", str(b), "--repo", str(gen.repo), "--jobs", "2",
-                  "--ordered").exit_code == 0
+    assert (
+        invoke(
+            str(gen.patches),
+            "-o",
+            str(a),
+            "--repo",
+            str(gen.repo),
+            "--jobs",
+            "2",
+            "--chunk-size",
+            "1",
+        ).exit_code
+        == 0
+    )
+    assert (
+        invoke(
+            str(gen.patches), "-o", str(b), "--repo", str(gen.repo), "--jobs", "2", "--ordered"
+        ).exit_code
+        == 0
+    )
     assert sorted(a.read_bytes().splitlines()) == sorted(b.read_bytes().splitlines())
     assert [r["id"] for r in lines_of(b)] == gen.ids
 
 
 # --- never overwrite; resume; torn lines -----------------------------------------------
+
 
 def test_existing_output_without_resume_is_exit_2_and_untouched(tmp_path, gen) -> None:
     out = tmp_path / "results.jsonl"
@@ -371,18 +501,32 @@ def test_existing_output_without_resume_is_exit_2_and_untouched(tmp_path, gen) -
 
 def test_resume_repairs_a_torn_last_line_and_writes_the_rest(tmp_path, gen) -> None:
     out = tmp_path / "results.jsonl"
-    assert invoke(str(gen.patches), "-o", str(out), "--repo", str(gen.repo), "--ordered",
-                  "--jobs", "2").exit_code == 0
+    assert (
+        invoke(
+            str(gen.patches), "-o", str(out), "--repo", str(gen.repo), "--ordered", "--jobs", "2"
+        ).exit_code
+        == 0
+    )
     complete = out.read_bytes().splitlines(keepends=True)
     # As a killed run would leave it: 10 whole lines and half of the 11th.
     out.write_bytes(b"".join(complete[:10]) + complete[10][: len(complete[10]) // 2])
 
-    result = invoke(str(gen.patches), "-o", str(out), "--repo", str(gen.repo), "--resume",
-                    "--jobs", "2", "--ordered")
+    result = invoke(
+        str(gen.patches),
+        "-o",
+        str(out),
+        "--repo",
+        str(gen.repo),
+        "--resume",
+        "--jobs",
+        "2",
+        "--ordered",
+    )
 
     assert result.exit_code == 0, result.output
-    assert "30 written (0 errors), 10 skipped as already done, 1 torn line repaired" in \
-        result.stderr
+    assert (
+        "30 written (0 errors), 10 skipped as already done, 1 torn line repaired" in result.stderr
+    )
     assert_each_id_once(out, set(gen.ids))
     assert out.read_bytes() == b"".join(complete)  # ordered + resumed: the same file
     again = invoke(str(gen.patches), "-o", str(out), "--repo", str(gen.repo), "--resume")
@@ -407,8 +551,9 @@ def test_a_second_run_on_the_same_output_is_refused(tmp_path, gen) -> None:
 def test_resume_warns_about_lines_of_another_input(tmp_path, gen) -> None:
     out = tmp_path / "results.jsonl"
     out.write_bytes(b'{"id": "someone-else", "error": null}\n')
-    result = invoke(str(gen.patches), "-o", str(out), "--repo", str(gen.repo), "--resume",
-                    "--jobs", "1")
+    result = invoke(
+        str(gen.patches), "-o", str(out), "--repo", str(gen.repo), "--resume", "--jobs", "1"
+    )
     assert result.exit_code == 0
     assert "1 line(s) whose id is not in" in result.stderr
     assert len(lines_of(out)) == 41
@@ -416,10 +561,28 @@ def test_resume_warns_about_lines_of_another_input(tmp_path, gen) -> None:
 
 def _start_batch(data: Path, repo: Path, out: Path) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "hunkmetrics", "batch", str(data), "--out", str(out),
-         "--repo", str(repo), "--rev", "base", "--jobs", "2", "--chunk-size", "2"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        start_new_session=True)  # its own process group: the driver, workers and git
+        [
+            sys.executable,
+            "-m",
+            "hunkmetrics",
+            "batch",
+            str(data),
+            "--out",
+            str(out),
+            "--repo",
+            str(repo),
+            "--rev",
+            "base",
+            "--jobs",
+            "2",
+            "--chunk-size",
+            "2",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )  # its own process group: the driver, workers and git
 
 
 def test_killed_run_resumes_with_every_id_exactly_once(tmp_path) -> None:
@@ -447,9 +610,26 @@ def test_killed_run_resumes_with_every_id_exactly_once(tmp_path) -> None:
     assert all(r["id"] in data.ids for r in before)
 
     done = subprocess.run(
-        [sys.executable, "-m", "hunkmetrics", "batch", str(data.patches), "--out", str(out),
-         "--repo", str(data.repo), "--rev", "base", "--jobs", "2", "--resume"],
-        cwd=ROOT, capture_output=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "hunkmetrics",
+            "batch",
+            str(data.patches),
+            "--out",
+            str(out),
+            "--repo",
+            str(data.repo),
+            "--rev",
+            "base",
+            "--jobs",
+            "2",
+            "--resume",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=300,
+    )
 
     assert done.returncode == 0, done.stderr.decode()
     summary = done.stderr.decode().strip().splitlines()[-1]
@@ -458,8 +638,7 @@ def test_killed_run_resumes_with_every_id_exactly_once(tmp_path) -> None:
     assert all(r["error"] is None for r in records)
     # The same lines as a run that was never interrupted.
     clean = tmp_path / "clean.jsonl"
-    run_batch(data.patches, clean, defaults=Defaults(repo=data.repo, rev="base"),
-              executor="inline")
+    run_batch(data.patches, clean, defaults=Defaults(repo=data.repo, rev="base"), executor="inline")
     assert sorted(out.read_bytes().splitlines()) == sorted(clean.read_bytes().splitlines())
 
 
@@ -471,6 +650,7 @@ def lines_of_prefix(path: Path) -> list[dict]:
 
 # --- failures inside items and workers -------------------------------------------------
 
+
 def test_an_internal_error_in_one_item_is_its_error_line(tmp_path, gen, monkeypatch) -> None:
     real = batch_runner.characterize_workspace
 
@@ -481,11 +661,17 @@ def test_an_internal_error_in_one_item_is_its_error_line(tmp_path, gen, monkeypa
 
     monkeypatch.setattr(batch_runner, "characterize_workspace", flaky)
     out = tmp_path / "out.jsonl"
-    summary = run_batch(gen.patches, out, defaults=Defaults(repo=gen.repo, rev="base"),
-                        executor="inline", chunk_size=8)
+    summary = run_batch(
+        gen.patches,
+        out,
+        defaults=Defaults(repo=gen.repo, rev="base"),
+        executor="inline",
+        chunk_size=8,
+    )
     records = {r["id"]: r for r in assert_each_id_once(out, set(gen.ids))}
-    assert records["p003"]["error"] == ("internal error: ZeroDivisionError: boom with a "
-                                        "second line")
+    assert records["p003"]["error"] == (
+        "internal error: ZeroDivisionError: boom with a second line"
+    )
     assert all(r["error"] is None for k, r in records.items() if k != "p003")
     assert (summary.written, summary.errors) == (40, 1)
 

@@ -22,8 +22,9 @@ cli = CliRunner()
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  protocol="tcp", dashboard_address=":0") as local:
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=":0"
+    ) as local:
         yield local
 
 
@@ -46,16 +47,28 @@ def ids_of(path: Path) -> list[str]:
 @pytest.fixture(scope="module")
 def local_lines(gen, tmp_path_factory) -> set[bytes]:
     out = tmp_path_factory.mktemp("local") / "local.jsonl"
-    result = batch(str(gen.patches), "-o", str(out), "--repo", str(gen.repo), "--rev", "base",
-                   "--jobs", "2")
+    result = batch(
+        str(gen.patches), "-o", str(out), "--repo", str(gen.repo), "--rev", "base", "--jobs", "2"
+    )
     assert result.exit_code == 0, result.output
     return set(out.read_bytes().splitlines())
 
 
 def test_dask_gives_the_same_lines_as_local(cluster, gen, local_lines, tmp_path) -> None:
     out = tmp_path / "dask.jsonl"
-    result = batch(str(gen.patches), "-o", str(out), "--repo", str(gen.repo), "--rev", "base",
-                   "--executor", "dask", "--scheduler", cluster.scheduler_address)
+    result = batch(
+        str(gen.patches),
+        "-o",
+        str(out),
+        "--repo",
+        str(gen.repo),
+        "--rev",
+        "base",
+        "--executor",
+        "dask",
+        "--scheduler",
+        cluster.scheduler_address,
+    )
     assert result.exit_code == 0, result.output
     lines = out.read_bytes().splitlines()
     assert len(lines) == len(set(lines)) == 26
@@ -65,9 +78,22 @@ def test_dask_gives_the_same_lines_as_local(cluster, gen, local_lines, tmp_path)
 
 def test_dask_ordered_and_resumed(cluster, gen, local_lines, tmp_path) -> None:
     out = tmp_path / "dask.jsonl"
-    common = [str(gen.patches), "-o", str(out), "--repo", str(gen.repo), "--rev", "base",
-              "--executor", "dask", "--scheduler", cluster.scheduler_address, "--ordered",
-              "--chunk-size", "1"]
+    common = [
+        str(gen.patches),
+        "-o",
+        str(out),
+        "--repo",
+        str(gen.repo),
+        "--rev",
+        "base",
+        "--executor",
+        "dask",
+        "--scheduler",
+        cluster.scheduler_address,
+        "--ordered",
+        "--chunk-size",
+        "1",
+    ]
     assert batch(*common).exit_code == 0
     expected_order = sorted(path.stem for path in gen.patches.iterdir())
     assert ids_of(out) == expected_order
@@ -78,8 +104,7 @@ def test_dask_ordered_and_resumed(cluster, gen, local_lines, tmp_path) -> None:
     result = batch(*common, "--resume")
 
     assert result.exit_code == 0, result.output
-    assert "19 written (2 errors), 7 skipped as already done, 1 torn line repaired" in \
-        result.stderr
+    assert "19 written (2 errors), 7 skipped as already done, 1 torn line repaired" in result.stderr
     assert out.read_bytes() == whole
     assert set(whole.splitlines()) == local_lines
 
@@ -88,12 +113,30 @@ def test_dask_worker_process_and_driver_process(gen, local_lines, tmp_path) -> N
     """As on several machines: the worker is its own process (items and results are
     pickled), the driver is `python -m hunkmetrics` in another."""
     out = tmp_path / "dask.jsonl"
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0") as remote:
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as remote:
         done = subprocess.run(
-            [sys.executable, "-m", "hunkmetrics", "batch", str(gen.patches), "-o", str(out),
-             "--repo", str(gen.repo), "--rev", "base", "--executor", "dask", "--scheduler",
-             remote.scheduler_address], capture_output=True, timeout=120)
+            [
+                sys.executable,
+                "-m",
+                "hunkmetrics",
+                "batch",
+                str(gen.patches),
+                "-o",
+                str(out),
+                "--repo",
+                str(gen.repo),
+                "--rev",
+                "base",
+                "--executor",
+                "dask",
+                "--scheduler",
+                remote.scheduler_address,
+            ],
+            capture_output=True,
+            timeout=120,
+        )
     assert done.returncode == 0, done.stderr.decode()
     assert set(out.read_bytes().splitlines()) == local_lines
     assert len(out.read_bytes().splitlines()) == 26
@@ -102,14 +145,18 @@ def test_dask_worker_process_and_driver_process(gen, local_lines, tmp_path) -> N
 def test_unreachable_or_bad_scheduler_is_a_one_line_error(gen, tmp_path) -> None:
     from hunkmetrics.batch.executors import DaskExecutor
 
-    with pytest.raises(HunkmetricsError, match="cannot reach the Dask scheduler at "
-                       "tcp://127.0.0.1:9"):
+    with pytest.raises(
+        HunkmetricsError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"
+    ):
         DaskExecutor("tcp://127.0.0.1:9", connect_timeout=0.5)
     out = tmp_path / "out.jsonl"
-    for address, message in [("nonsense:://x", "is not a Dask address"),
-                             ("tcp://", "is not a Dask address")]:
-        result = batch(str(gen.patches), "-o", str(out), "--executor", "dask",
-                       "--scheduler", address)
+    for address, message in [
+        ("nonsense:://x", "is not a Dask address"),
+        ("tcp://", "is not a Dask address"),
+    ]:
+        result = batch(
+            str(gen.patches), "-o", str(out), "--executor", "dask", "--scheduler", address
+        )
         assert result.exit_code == 2, result.output
         assert message in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
@@ -121,8 +168,15 @@ def test_unreachable_or_bad_scheduler_is_a_one_line_error(gen, tmp_path) -> None
 def test_without_dask_installed(gen, tmp_path, monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)
     out = tmp_path / "out.jsonl"
-    result = batch(str(gen.patches), "-o", str(out), "--executor", "dask", "--scheduler",
-                   "tcp://127.0.0.1:8786")
+    result = batch(
+        str(gen.patches),
+        "-o",
+        str(out),
+        "--executor",
+        "dask",
+        "--scheduler",
+        "tcp://127.0.0.1:8786",
+    )
     assert result.exit_code == 2
     assert "pip install 'hunkmetrics[dask]'" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1

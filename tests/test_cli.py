@@ -50,8 +50,21 @@ def test_json_document_from_stdin() -> None:
     assert document["schema"] == "hunkmetrics/hunks/v1"
     assert document["tool"]["name"] == "hunkmetrics"
     first, second = document["hunks"]
-    required = {"index", "file", "old_start", "old_lines", "new_start", "new_lines", "added",
-                "removed", "language", "package", "class", "method", "located_by"}
+    required = {
+        "index",
+        "file",
+        "old_start",
+        "old_lines",
+        "new_start",
+        "new_lines",
+        "added",
+        "removed",
+        "language",
+        "package",
+        "class",
+        "method",
+        "located_by",
+    }
     assert required <= set(first)
     assert (first["index"], first["old_start"], first["added"], first["removed"]) == (0, 3, 1, 1)
     # Diff alone: the method declaration is visible in the hunk's context.
@@ -84,8 +97,7 @@ def test_table_names_the_methods() -> None:
         (["hunks", "-"], b"", "empty diff"),
         (["hunks", "-"], b"not a diff at all\n", "no file changes found"),
         (["hunks", "-", "--repo", "/nonexistent-dir"], DIFF, "no such"),
-        (["hunks", "-", "--repo", ".", "--rev", "no-such-revision-xyz"], DIFF,
-         "does not exist"),
+        (["hunks", "-", "--repo", ".", "--rev", "no-such-revision-xyz"], DIFF, "does not exist"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args, stdin, message) -> None:
@@ -125,17 +137,22 @@ def test_help_documents_exit_codes() -> None:
 def test_console_script_runs(tmp_path: Path) -> None:
     patch = tmp_path / "p.diff"
     patch.write_bytes(DIFF)
-    done = subprocess.run([sys.executable, "-m", "hunkmetrics", "hunks", str(patch),
-                           "--format", "json"], capture_output=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "hunkmetrics", "hunks", str(patch), "--format", "json"],
+        capture_output=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["hunks"][0]["method"] == "com.acme.Foo.bump(int)"
 
 
 def test_library_imports_without_cli_dependencies() -> None:
-    code = ("import sys; sys.modules['typer'] = None; sys.modules['rich'] = None\n"
-            "import hunkmetrics\n"
-            "from hunkmetrics import parse_patch, open_workspace\n"
-            "print('ok')")
+    code = (
+        "import sys; sys.modules['typer'] = None; sys.modules['rich'] = None\n"
+        "import hunkmetrics\n"
+        "from hunkmetrics import parse_patch, open_workspace\n"
+        "print('ok')"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "ok", done.stderr
 
@@ -146,8 +163,11 @@ def test_readme_main_command_runs() -> None:
     import shlex
 
     root = Path(__file__).resolve().parents[1]
-    line = next(ln.strip() for ln in (root / "README.md").read_text().splitlines()
-                if ln.strip().startswith("pip install . && hunkmetrics "))
+    line = next(
+        ln.strip()
+        for ln in (root / "README.md").read_text().splitlines()
+        if ln.strip().startswith("pip install . && hunkmetrics ")
+    )
     args = shlex.split(line.split("&& hunkmetrics ", 1)[1])
     args = [str(root / a) if (root / a).exists() else a for a in args]
     result = runner.invoke(app, [*args, "--format", "json"])

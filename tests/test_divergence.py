@@ -46,8 +46,9 @@ LN2, LN3 = math.log(2), math.log(3)
 # ---- helpers ---------------------------------------------------------------------------
 
 
-def features(diff: bytes, source: str | Path | None = None,
-             profile: str = "default") -> tuple[list[HunkFeatures], list[str]]:
+def features(
+    diff: bytes, source: str | Path | None = None, profile: str = "default"
+) -> tuple[list[HunkFeatures], list[str]]:
     """Per-hunk tokens and edit bags as the divergence computation sees them."""
     with open_workspace(diff, repo=source) as ws:
         hunks, _ = counted_hunks(ws.patch, profile)
@@ -126,10 +127,27 @@ diff --git a/src/main/java/com/acme/util/Fmt.java b/src/main/java/com/acme/util/
 """
 
 # Tree-sitter leaves of the changed lines, comments dropped, whitespace gone:
-TOKENS_0 = ("int", "total", "=", "price", "*", "count", ";", SEP,             # 7 + 1
-            "long", "total", "=", "price", "*", "count", "+", "tax", ";")     # + 9 = 17
+TOKENS_0 = (
+    "int",
+    "total",
+    "=",
+    "price",
+    "*",
+    "count",
+    ";",
+    SEP,  # 7 + 1
+    "long",
+    "total",
+    "=",
+    "price",
+    "*",
+    "count",
+    "+",
+    "tax",
+    ";",
+)  # + 9 = 17
 TOKENS_1 = ("return", "total", ";", SEP, "return", "total", "+", "tax", ";")  # 9
-TOKENS_2 = ("return", "a", ";", SEP, "return", "a", "+", "b", ";")            # 9
+TOKENS_2 = ("return", "a", ";", SEP, "return", "a", "+", "b", ";")  # 9
 
 # Edit bags, from the named tree-sitter-java nodes starting on the changed lines:
 #   hunk 0 removed: local_variable_declaration, integral_type(int), variable_declarator,
@@ -168,31 +186,43 @@ def test_file_distance_sibling_directories() -> None:
     assert file_distance("src/a/X.java", "src/b/Y.java", capped=False) == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize(("a", "b", "expected"), [
-    # same directory: a,b,C.java / a,b,D.java: m = 3, equal 2, c = 1 -> 1 - 1/3
-    ("a/b/C.java", "a/b/D.java", 2 / 3),
-    # Calc (6 segments) vs util/Fmt (7): equal src,main,java,com,acme = 5, c = 4 -> 1 - 4/7
-    (CALC, FMT, 3 / 7),
-    # Inventory (7) vs util/Retry (8): equal 6 (… core), c = 5 -> 1 - 5/8
-    ("src/main/java/com/acme/core/Inventory.java",
-     "src/main/java/com/acme/core/util/Retry.java", 3 / 8),
-    # org/other/Telemetry (6) vs com/acme/core/Inventory (7): equal 3, c = 2 -> 1 - 2/7
-    ("src/main/java/org/other/Telemetry.java",
-     "src/main/java/com/acme/core/Inventory.java", 5 / 7),
-    # segments compare whole: ab vs abc differ; equal 1 (src), c = 0, m = 3 -> 1
-    ("src/ab/X.java", "src/abc/X.java", 1.0),
-])
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        # same directory: a,b,C.java / a,b,D.java: m = 3, equal 2, c = 1 -> 1 - 1/3
+        ("a/b/C.java", "a/b/D.java", 2 / 3),
+        # Calc (6 segments) vs util/Fmt (7): equal src,main,java,com,acme = 5, c = 4 -> 1 - 4/7
+        (CALC, FMT, 3 / 7),
+        # Inventory (7) vs util/Retry (8): equal 6 (… core), c = 5 -> 1 - 5/8
+        (
+            "src/main/java/com/acme/core/Inventory.java",
+            "src/main/java/com/acme/core/util/Retry.java",
+            3 / 8,
+        ),
+        # org/other/Telemetry (6) vs com/acme/core/Inventory (7): equal 3, c = 2 -> 1 - 2/7
+        (
+            "src/main/java/org/other/Telemetry.java",
+            "src/main/java/com/acme/core/Inventory.java",
+            5 / 7,
+        ),
+        # segments compare whole: ab vs abc differ; equal 1 (src), c = 0, m = 3 -> 1
+        ("src/ab/X.java", "src/abc/X.java", 1.0),
+    ],
+)
 def test_file_distance_deeper(a: str, b: str, expected: float) -> None:
     assert file_distance(a, b) == pytest.approx(expected)
     assert file_distance(b, a) == pytest.approx(expected)
     assert file_distance(a, b, capped=False) == pytest.approx(expected)  # all are <= 1
 
 
-@pytest.mark.parametrize(("a", "b", "uncapped"), [
-    ("lib/X.java", "src/Y.java", 1 + 1 / 2),      # m = 2, equal 0, c = -1 -> 1 + 1/2
-    ("X.java", "Y.java", 1 + 1 / 1),              # m = 1 -> 2
-    ("lib/x/X.java", "src/Y.java", 1 + 1 / 3),    # m = 3 -> 4/3
-])
+@pytest.mark.parametrize(
+    ("a", "b", "uncapped"),
+    [
+        ("lib/X.java", "src/Y.java", 1 + 1 / 2),  # m = 2, equal 0, c = -1 -> 1 + 1/2
+        ("X.java", "Y.java", 1 + 1 / 1),  # m = 1 -> 2
+        ("lib/x/X.java", "src/Y.java", 1 + 1 / 3),  # m = 3 -> 4/3
+    ],
+)
 def test_file_distance_no_common_first_segment(a: str, b: str, uncapped: float) -> None:
     """c = 0 - 1 = -1, so 1 - c/m = 1 + 1/m: birch keeps it, default caps at 1."""
     assert file_distance(a, b, capped=False) == pytest.approx(uncapped)
@@ -316,8 +346,21 @@ def test_generic_tokenizer_for_a_language_without_grammar() -> None:
    y
 """
     found, warnings = features(diff)
-    assert found[0].tokens == ("total", "=", "price", "*", "3", SEP,
-                               "total", "=", "price", "*", "4", "+", "fee")
+    assert found[0].tokens == (
+        "total",
+        "=",
+        "price",
+        "*",
+        "3",
+        SEP,
+        "total",
+        "=",
+        "price",
+        "*",
+        "4",
+        "+",
+        "fee",
+    )
     assert found[1].tokens == ("name", "=", '"a b"', SEP, "name", "=", "'a b'")
     result = hunkmetrics.divergence(diff)
     (pair,) = list(result.pairs())
@@ -337,10 +380,12 @@ def test_edit_bag_from_counters() -> None:
     """A = {x:2, y:1, leaf:1}, B = {x:1, z:1, leaf:1}: A-B = {x:1, y:1}, B-A = {z:1};
     leaves paired in order: leaf 'p'/'q' differ (1), 'r' has no partner (ignored),
     word 'same'/'same' equal."""
-    bag = edit_bag(Counter({"x": 2, "y": 1, "leaf": 2, "word": 1}),
-                   Counter({"x": 1, "z": 1, "leaf": 2, "word": 1}),
-                   {"leaf": [b"p", b"r"], "word": [b"same"]},
-                   {"leaf": [b"q", b"r"], "word": [b"same"]})
+    bag = edit_bag(
+        Counter({"x": 2, "y": 1, "leaf": 2, "word": 1}),
+        Counter({"x": 1, "z": 1, "leaf": 2, "word": 1}),
+        {"leaf": [b"p", b"r"], "word": [b"same"]},
+        {"leaf": [b"q", b"r"], "word": [b"same"]},
+    )
     assert bag == {"-x": 1, "-y": 1, "+z": 1, "~leaf": 1}
     only_one_side = edit_bag(Counter({"a": 1}), Counter(), {"a": [b"1"]}, {})
     assert only_one_side == {"-a": 1}
@@ -547,8 +592,9 @@ def test_single_hunk_patch_has_no_pairs() -> None:
 
 
 def _random_pair(rng: random.Random) -> tuple[list[str], list[str]]:
-    vocab = rng.choice([["a", "b"], list("abcde"), list("abcdefghijklmno"),
-                        ["(", ")", ";", "x", "=", "return"]])
+    vocab = rng.choice(
+        [["a", "b"], list("abcde"), list("abcdefghijklmno"), ["(", ")", ";", "x", "=", "return"]]
+    )
 
     def sentence(length: int) -> list[str]:
         return [rng.choice(vocab) for _ in range(length)]
@@ -602,12 +648,14 @@ def test_sentence_bleu4_by_hand() -> None:
     ref a b c d e f, hyp a b c d: all precisions 1, BP = exp(1 - 6/4) = exp(-1/2).
     ref a b c d, hyp a b c d e f: p = 4/6, 3/5, 2/4, 1/3, BP = 1 ->
     (24/360)^(1/4) = (1/15)^(1/4)."""
+
     def bleu(ref: str, hyp: str) -> float:
         return sentence_bleu4(ngram_profile(ref.split()), ngram_profile(hyp.split()))
 
     assert bleu("a b c d", "a b c d") == pytest.approx(1.0)
-    assert bleu("a b c d", "a b c e") == pytest.approx((0.75 * 2 / 3 * 0.5 * math.log(4) / 10)
-                                                       ** 0.25)
+    assert bleu("a b c d", "a b c e") == pytest.approx(
+        (0.75 * 2 / 3 * 0.5 * math.log(4) / 10) ** 0.25
+    )
     assert bleu("a b c d e f", "a b c d") == pytest.approx(math.exp(-0.5))
     assert bleu("a b c d", "a b c d e f") == pytest.approx((1 / 15) ** 0.25)
     assert bleu("a b", "c d") == 0.0  # no unigram in common
@@ -615,7 +663,7 @@ def test_sentence_bleu4_by_hand() -> None:
 
 
 def test_bleu_tokens_are_nltk_treebank_without_sentence_split() -> None:
-    text = "    if (x.size() > 0) {\n        return \"a, b\"; // done.\n    } Done. Next"
+    text = '    if (x.size() > 0) {\n        return "a, b"; // done.\n    } Done. Next'
     assert bleu_tokens(text) == word_tokenize(text, preserve_line=True)
     assert bleu_tokens("a b c\nd e f") == ["a", "b", "c", "d", "e", "f"]
     assert bleu_tokens("return x;") == ["return", "x", ";"]
@@ -799,9 +847,13 @@ def test_pure_addition_anchors_at_its_insertion_point(tmp_path: Path) -> None:
     assert pair.lexical == pytest.approx(1 - bleu)
 
     found, _ = features(PURE_ADDITION_DIFF, source=tree)
-    assert found[0].bag == {"+local_variable_declaration": 1, "+integral_type": 1,
-                            "+variable_declarator": 1, "+identifier": 1,
-                            "+decimal_integer_literal": 1}
+    assert found[0].bag == {
+        "+local_variable_declaration": 1,
+        "+integral_type": 1,
+        "+variable_declarator": 1,
+        "+identifier": 1,
+        "+decimal_integer_literal": 1,
+    }
     assert found[1].bag == {"~decimal_integer_literal": 1}
     default = hunkmetrics.divergence(PURE_ADDITION_DIFF, source=tree)
     (pair,) = list(default.pairs())
@@ -896,8 +948,10 @@ def test_no_grammar_warning_names_the_hunks() -> None:
 
 def test_no_source_warning_and_never_silent_zero() -> None:
     result = hunkmetrics.divergence(THREE_HUNKS)
-    assert any("no source given" in w and "hunks 0,1,2" in w and "hunks' own lines" in w
-               for w in result.warnings)
+    assert any(
+        "no source given" in w and "hunks 0,1,2" in w and "hunks' own lines" in w
+        for w in result.warnings
+    )
     assert any(p.value > 0 for p in result.pairs()) and result.value > 0
 
 
@@ -936,16 +990,18 @@ def test_fixture_patch_with_git_revision(java_repo) -> None:
         assert pairs[1, 2].file == 0.0 and pairs[1, 2].gamma == 0.0
         for p in pairs.values():
             assert p.value == pytest.approx(
-                p.lexical * (p.structural + p.gamma * p.file) / (1 + p.gamma))
-        assert result.value == pytest.approx(
-            LN3 * sum(p.value for p in pairs.values()) / 3)
+                p.lexical * (p.structural + p.gamma * p.file) / (1 + p.gamma)
+            )
+        assert result.value == pytest.approx(LN3 * sum(p.value for p in pairs.values()) / 3)
     birch_pairs = pair_map(birch)
     assert birch_pairs[0, 1].structural == birch_pairs[0, 2].structural == 1.0
     assert 0.0 < birch_pairs[1, 2].structural <= 1.0
     assert [p.lexical for p in birch.pairs()] == [p.lexical for p in no_source.pairs()]
     assert all(0.0 <= p.structural <= 1.0 for p in default.pairs())
-    assert not any("no source" in w or "needs the file's source" in w
-                   for w in birch.warnings + default.warnings)
+    assert not any(
+        "no source" in w or "needs the file's source" in w
+        for w in birch.warnings + default.warnings
+    )
 
 
 def test_fixture_post_image_worktree_equals_base_revision(java_repo, tmp_path: Path) -> None:
@@ -954,8 +1010,7 @@ def test_fixture_post_image_worktree_equals_base_revision(java_repo, tmp_path: P
     patch = java_repo.patches[STEM]
     post = worktree_at(java_repo.path, java_repo.branch(STEM), tmp_path / "post")
     for profile in ("birch", "default"):
-        from_rev = hunkmetrics.divergence(patch, profile=profile,
-                                          source=(java_repo.path, "base"))
+        from_rev = hunkmetrics.divergence(patch, profile=profile, source=(java_repo.path, "base"))
         from_tree = hunkmetrics.divergence(patch, profile=profile, source=post)
         assert from_tree.to_dict() == from_rev.to_dict()
         assert from_tree.warnings == from_rev.warnings

@@ -22,17 +22,48 @@ from hunkmetrics.metrics.lexical import token_distance_matrix
 from hunkmetrics.metrics.structural import bag_distance_matrix
 
 JAVA_LINES = [
-    "int a = 1;", "a = b + c;", "return a;", "return null;", "foo(a, b);", "if (a > b) {",
-    "}", "x.y = z;", 'String s = "t";', "// a comment", "list.add(i);", "i++;",
-    'throw new IllegalStateException("bad");', "for (int i = 0; i < n; i++) {",
-    "@Override", "public void run() {", "/* block */", "", "    a  =  b+c ;",
+    "int a = 1;",
+    "a = b + c;",
+    "return a;",
+    "return null;",
+    "foo(a, b);",
+    "if (a > b) {",
+    "}",
+    "x.y = z;",
+    'String s = "t";',
+    "// a comment",
+    "list.add(i);",
+    "i++;",
+    'throw new IllegalStateException("bad");',
+    "for (int i = 0; i < n; i++) {",
+    "@Override",
+    "public void run() {",
+    "/* block */",
+    "",
+    "    a  =  b+c ;",
 ]
-TEXT_LINES = ["alpha beta", "gamma = 3", "delta", "x + y", "'quoted' text", "", "42",
-              "def f(x):", "    return x"]
+TEXT_LINES = [
+    "alpha beta",
+    "gamma = 3",
+    "delta",
+    "x + y",
+    "'quoted' text",
+    "",
+    "42",
+    "def f(x):",
+    "    return x",
+]
 PATHS = [
-    "src/main/java/com/a/A.java", "src/main/java/com/a/B.java", "src/main/java/com/b/C.java",
-    "src/test/java/com/a/ATest.java", "lib/D.java", "E.java", "docs/notes.txt",
-    "docs/dev/more.txt", "scripts/tool.rb", "pkg/mod.py",
+    "src/main/java/com/a/A.java",
+    "src/main/java/com/a/B.java",
+    "src/main/java/com/b/C.java",
+    "src/test/java/com/a/ATest.java",
+    "lib/D.java",
+    "E.java",
+    "docs/notes.txt",
+    "docs/dev/more.txt",
+    "scripts/tool.rb",
+    "pkg/mod.py",
 ]
 
 Change = tuple[list[str], list[str]]  # removed lines, added lines
@@ -80,8 +111,7 @@ def changes_for(draw, path: str, max_hunks: int = 3) -> list[Change]:
 
 @st.composite
 def patches(draw, max_files: int = 4) -> list[tuple[str, list[Change]]]:
-    paths = draw(st.lists(st.sampled_from(PATHS), min_size=1, max_size=max_files,
-                          unique=True))
+    paths = draw(st.lists(st.sampled_from(PATHS), min_size=1, max_size=max_files, unique=True))
     return [(path, draw(changes_for(path))) for path in paths]
 
 
@@ -145,8 +175,9 @@ def test_default_unchanged_when_files_reordered(files, rng) -> None:
     second = hunkmetrics.divergence(render(shuffled))
     assert first.hunk_count == second.hunk_count
     assert math.isclose(first.value, second.value, rel_tol=1e-9, abs_tol=1e-12)
-    assert sorted(round(p.value, 12) for p in first.pairs()) == \
-        sorted(round(p.value, 12) for p in second.pairs())
+    assert sorted(round(p.value, 12) for p in first.pairs()) == sorted(
+        round(p.value, 12) for p in second.pairs()
+    )
 
 
 @FAST
@@ -179,9 +210,14 @@ def test_default_matrices_symmetric_with_zero_diagonal(files) -> None:
 def test_same_hunk_in_two_files_of_one_language(data) -> None:
     """A hunk copied into a second file of the same language: that pair has L = S = 0,
     so d = 0 although g = 2."""
-    first, second = data.draw(st.sampled_from([
-        ("src/main/java/com/a/A.java", "lib/D.java"), ("docs/notes.txt", "docs/dev/more.txt"),
-    ]))
+    first, second = data.draw(
+        st.sampled_from(
+            [
+                ("src/main/java/com/a/A.java", "lib/D.java"),
+                ("docs/notes.txt", "docs/dev/more.txt"),
+            ]
+        )
+    )
     (change,) = data.draw(changes_for(first, max_hunks=1))
     result = hunkmetrics.divergence(render([(first, [change]), (second, [change])]))
     (pair,) = list(result.pairs())
@@ -200,8 +236,9 @@ def levenshtein(a: list[str], b: list[str]) -> int:
     return row[-1]
 
 
-tokens = st.lists(st.sampled_from(["a", "b", "c", "(", ")", ";", "\x00SEP\x00", "return",
-                                   "x" * 3]), max_size=12)
+tokens = st.lists(
+    st.sampled_from(["a", "b", "c", "(", ")", ";", "\x00SEP\x00", "return", "x" * 3]), max_size=12
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -215,8 +252,9 @@ def test_token_distance_is_normalized_levenshtein(sequences) -> None:
             assert math.isclose(matrix[i, j], expected, abs_tol=1e-12)
 
 
-bags = st.dictionaries(st.sampled_from(["+a", "-a", "~a", "+b", "-c", "~d"]),
-                       st.integers(1, 4), max_size=5)
+bags = st.dictionaries(
+    st.sampled_from(["+a", "-a", "~a", "+b", "-c", "~d"]), st.integers(1, 4), max_size=5
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -232,8 +270,9 @@ def test_bag_distance_is_weighted_jaccard(bag_list) -> None:
             assert math.isclose(matrix[i, j], expected, abs_tol=1e-12)
 
 
-segments = st.lists(st.sampled_from(["src", "main", "a", "b", "X.java", "Y.java"]),
-                    min_size=1, max_size=5).map("/".join)
+segments = st.lists(
+    st.sampled_from(["src", "main", "a", "b", "X.java", "Y.java"]), min_size=1, max_size=5
+).map("/".join)
 
 
 @settings(max_examples=200, deadline=None)
@@ -245,8 +284,9 @@ def test_file_distance_definition(a, b) -> None:
         assert capped == uncapped == 0.0
         return
     x, y = a.split("/"), b.split("/")
-    common = next((k for k, (p, q) in enumerate(zip(x, y, strict=False)) if p != q),
-                  min(len(x), len(y)))
+    common = next(
+        (k for k, (p, q) in enumerate(zip(x, y, strict=False)) if p != q), min(len(x), len(y))
+    )
     expected = 1 - (common - 1) / max(len(x), len(y))
     assert math.isclose(uncapped, expected)
     assert math.isclose(capped, min(1.0, expected))

@@ -31,8 +31,10 @@ def read_csv(path: Path) -> list[dict[str, str]]:
 @cache
 def birch_results(sample: Path) -> dict[str, DivergenceResult]:
     """Every sample patch, profile birch, as given, without sources."""
-    return {patch.stem: hunkmetrics.divergence(patch, profile="birch")
-            for patch in sorted((sample / "patches").glob("*.diff"))}
+    return {
+        patch.stem: hunkmetrics.divergence(patch, profile="birch")
+        for patch in sorted((sample / "patches").glob("*.diff"))
+    }
 
 
 def computed_pairs(sample: Path) -> dict[tuple[str, int, int], hunkmetrics.PairScore]:
@@ -48,8 +50,10 @@ def computed_pairs(sample: Path) -> dict[tuple[str, int, int], hunkmetrics.PairS
 
 
 def reference_pairs(sample: Path) -> dict[tuple[str, int, int], dict[str, str]]:
-    return {(row["bug_id"], int(row["hunk_i"]), int(row["hunk_j"])): row
-            for row in read_csv(sample / "reference_pairs.csv")}
+    return {
+        (row["bug_id"], int(row["hunk_i"]), int(row["hunk_j"])): row
+        for row in read_csv(sample / "reference_pairs.csv")
+    }
 
 
 def test_every_bug_has_a_patch(sample_dir: Path) -> None:
@@ -66,8 +70,10 @@ def test_hunk_counts_match_every_bug(sample_dir: Path) -> None:
     for row in read_csv(sample_dir / "reference.csv"):
         result = results[row["bug_id"]]
         if result.hunk_count != int(row["hunk_count"]):
-            wrong.append(f"{row['bug_id']}: {result.hunk_count} (excluded "
-                         f"{list(result.excluded_hunks)}) vs published {row['hunk_count']}")
+            wrong.append(
+                f"{row['bug_id']}: {result.hunk_count} (excluded "
+                f"{list(result.excluded_hunks)}) vs published {row['hunk_count']}"
+            )
     assert not wrong, "hunk counts differ: " + "; ".join(wrong)
 
 
@@ -75,7 +81,8 @@ def test_pairs_line_up_with_the_reference(sample_dir: Path) -> None:
     ours, theirs = computed_pairs(sample_dir), reference_pairs(sample_dir)
     assert set(ours) == set(theirs), (
         f"only ours: {sorted(set(ours) - set(theirs))[:10]}, "
-        f"only published: {sorted(set(theirs) - set(ours))[:10]}")
+        f"only published: {sorted(set(theirs) - set(ours))[:10]}"
+    )
 
 
 def _share(sample: Path, column: str, agrees) -> tuple[float, int, list[str]]:
@@ -91,25 +98,31 @@ def _share(sample: Path, column: str, agrees) -> tuple[float, int, list[str]]:
 
 def test_lexical_matches_published_within_tolerance(sample_dir: Path) -> None:
     share, total, misses = _share(
-        sample_dir, "lexical_distance",
-        lambda pair, published: abs(pair.lexical - published) <= LEXICAL_TOLERANCE)
+        sample_dir,
+        "lexical_distance",
+        lambda pair, published: abs(pair.lexical - published) <= LEXICAL_TOLERANCE,
+    )
     assert share >= REQUIRED_SHARE, (
         f"lexical within {LEXICAL_TOLERANCE}: {share:.1%} of {total} pairs "
-        f"(need {REQUIRED_SHARE:.0%}); misses: {misses[:15]}")
+        f"(need {REQUIRED_SHARE:.0%}); misses: {misses[:15]}"
+    )
     # The achieved share, for the record (shown with -rA or on failure above).
-    print(f"birch lexical within {LEXICAL_TOLERANCE}: {share:.2%} of {total} pairs; "
-          f"misses {misses}")
+    print(
+        f"birch lexical within {LEXICAL_TOLERANCE}: {share:.2%} of {total} pairs; misses {misses}"
+    )
 
 
 def test_file_component_matches_published_to_four_decimals(sample_dir: Path) -> None:
     share, total, misses = _share(
-        sample_dir, "package_distance",
-        lambda pair, published: abs(round(pair.file, 4) - published) < 1e-9)
+        sample_dir,
+        "package_distance",
+        lambda pair, published: abs(round(pair.file, 4) - published) < 1e-9,
+    )
     assert share >= REQUIRED_SHARE, (
         f"file component equal to 4 decimals: {share:.1%} of {total} pairs "
-        f"(need {REQUIRED_SHARE:.0%}); misses: {misses[:15]}")
-    print(f"birch file component to 4 decimals: {share:.2%} of {total} pairs; "
-          f"misses {misses}")
+        f"(need {REQUIRED_SHARE:.0%}); misses: {misses[:15]}"
+    )
+    print(f"birch file component to 4 decimals: {share:.2%} of {total} pairs; misses {misses}")
 
 
 def test_different_file_pair_divergence_matches_published(sample_dir: Path) -> None:
@@ -119,15 +132,18 @@ def test_different_file_pair_divergence_matches_published(sample_dir: Path) -> N
     ours, theirs = computed_pairs(sample_dir), reference_pairs(sample_dir)
     keys = [k for k in sorted(set(ours) & set(theirs)) if ours[k].gamma != 0.0]
     assert keys
-    misses = [f"{k}: ours {ours[k].value:.4f}, published {theirs[k]['pair_divergence']}"
-              for k in keys
-              if abs(ours[k].value - float(theirs[k]["pair_divergence"])) > 0.001]
+    misses = [
+        f"{k}: ours {ours[k].value:.4f}, published {theirs[k]['pair_divergence']}"
+        for k in keys
+        if abs(ours[k].value - float(theirs[k]["pair_divergence"])) > 0.001
+    ]
     share = 1 - len(misses) / len(keys)
     for key in keys:
         assert ours[key].structural == 1.0
     assert share >= REQUIRED_SHARE, (
         f"different-file pair divergence within 0.001: {share:.1%} of {len(keys)}; "
-        f"misses: {misses[:15]}")
+        f"misses: {misses[:15]}"
+    )
 
 
 def distinct_file_bugs(sample: Path) -> list[str]:
@@ -141,14 +157,14 @@ def distinct_file_bugs(sample: Path) -> list[str]:
     return out
 
 
-def test_divergence_matches_published_when_every_hunk_has_its_own_file(
-        sample_dir: Path) -> None:
+def test_divergence_matches_published_when_every_hunk_has_its_own_file(sample_dir: Path) -> None:
     """Every pair then has birch S = 1 and g = 2, so Div(P) needs no AST at all and must
     equal the published divergence within 0.001."""
     bugs = distinct_file_bugs(sample_dir)
     assert bugs, "no bug in the sample has its hunks in distinct files"
-    published = {row["bug_id"]: float(row["divergence"])
-                 for row in read_csv(sample_dir / "reference.csv")}
+    published = {
+        row["bug_id"]: float(row["divergence"]) for row in read_csv(sample_dir / "reference.csv")
+    }
     results = birch_results(sample_dir)
     off = []
     for bug in bugs:
@@ -160,8 +176,7 @@ def test_divergence_matches_published_when_every_hunk_has_its_own_file(
 
 
 @pytest.mark.parametrize("reverse", [False, True])
-def test_reverse_is_not_how_the_values_were_published(sample_dir: Path,
-                                                      reverse: bool) -> None:
+def test_reverse_is_not_how_the_values_were_published(sample_dir: Path, reverse: bool) -> None:
     """The direction matters: --reverse puts each hunk's other lines first in its BLEU
     text (removed lines, then added), which changes the n-grams. Only the run on the
     patches as given reaches the 95% share (reversed: about 89%)."""
@@ -174,8 +189,9 @@ def test_reverse_is_not_how_the_values_were_published(sample_dir: Path,
             key = (patch_path.stem, position[pair.i], position[pair.j])
             if key in theirs:
                 total += 1
-                hits += abs(pair.lexical - float(theirs[key]["lexical_distance"])) \
-                    <= LEXICAL_TOLERANCE
+                hits += (
+                    abs(pair.lexical - float(theirs[key]["lexical_distance"])) <= LEXICAL_TOLERANCE
+                )
     if reverse:
         assert hits / total < REQUIRED_SHARE, f"reversed: {hits}/{total}"
     else:

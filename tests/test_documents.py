@@ -45,35 +45,49 @@ def test_published_schemas_are_current() -> None:
         Draft202012Validator.check_schema(published)
 
 
-@pytest.mark.parametrize("stem", ["java_packages_far", "java_new_file",
-                                  "java_hunk_spans_two_methods", "java_deleted_file"])
+@pytest.mark.parametrize(
+    "stem",
+    ["java_packages_far", "java_new_file", "java_hunk_spans_two_methods", "java_deleted_file"],
+)
 @pytest.mark.parametrize("command", ["hunks", "divergence", "proximity", "characterize"])
 def test_documents_validate_with_and_without_sources(java_repo, stem, command) -> None:
     patch = str(PATCHES / f"{stem}.diff")
     validate(run_json(command, patch))
     validate(run_json(command, patch, "--repo", str(java_repo.path), "--rev", "base"))
-    validate(run_json(command, patch, "--profile", "birch")
-             if command in ("divergence", "proximity", "characterize")
-             else run_json(command, patch, "--hunks", "regions"))
+    validate(
+        run_json(command, patch, "--profile", "birch")
+        if command in ("divergence", "proximity", "characterize")
+        else run_json(command, patch, "--hunks", "regions")
+    )
 
 
 def test_localization_document_validates(java_repo) -> None:
-    document = run_json("localization", "--reference", str(PATCHES / "java_packages_far.diff"),
-                        "--candidate", str(PATCHES / "java_packages_near.diff"),
-                        "--repo", str(java_repo.path), "--rev", "base")
+    document = run_json(
+        "localization",
+        "--reference",
+        str(PATCHES / "java_packages_far.diff"),
+        "--candidate",
+        str(PATCHES / "java_packages_near.diff"),
+        "--repo",
+        str(java_repo.path),
+        "--rev",
+        "base",
+    )
     validate(document)
     loc = document["localization"]
     # far touches Retry.java and Telemetry.java; near touches neither of them.
     assert loc["file_superset"] is False
     assert set(loc["missed_files"]) == {
         "src/main/java/com/acme/core/util/Retry.java",
-        "src/main/java/org/other/Telemetry.java"}
+        "src/main/java/org/other/Telemetry.java",
+    }
 
 
 def test_characterize_with_reference_validates_and_localizes_itself(java_repo) -> None:
     patch = str(PATCHES / "java_lambdas.diff")
-    document = run_json("characterize", patch, "--reference", patch,
-                        "--repo", str(java_repo.path), "--rev", "base")
+    document = run_json(
+        "characterize", patch, "--reference", patch, "--repo", str(java_repo.path), "--rev", "base"
+    )
     validate(document)
     loc = document["localization"]
     # A patch compared with itself finds every file, hunk and method.
@@ -105,8 +119,13 @@ def test_config_fingerprint_tracks_every_setting() -> None:
     assert plain["profile"] == "default" and plain["distributed_weight"] == 2.0
     assert plain["hunking"] == "as-given" and plain["reverse"] is False
     fingerprints = {plain["fingerprint"]}
-    for extra in (["--profile", "birch"], ["--distributed-weight", "1"],
-                  ["--sprawl-cutoff", "5"], ["--hunks", "regions"], ["--reverse"]):
+    for extra in (
+        ["--profile", "birch"],
+        ["--distributed-weight", "1"],
+        ["--sprawl-cutoff", "5"],
+        ["--hunks", "regions"],
+        ["--reverse"],
+    ):
         fingerprints.add(run_json("characterize", patch, *extra)["config"]["fingerprint"])
     assert len(fingerprints) == 6
     again = run_json("characterize", patch)["config"]["fingerprint"]
@@ -125,8 +144,17 @@ def test_characterize_parses_each_file_once(java_repo) -> None:
 
 
 def test_table_output_is_compact(java_repo) -> None:
-    result = runner.invoke(app, ["characterize", str(PATCHES / "java_two_hunks_one_method.diff"),
-                                 "--repo", str(java_repo.path), "--rev", "base"])
+    result = runner.invoke(
+        app,
+        [
+            "characterize",
+            str(PATCHES / "java_two_hunks_one_method.diff"),
+            "--repo",
+            str(java_repo.path),
+            "--rev",
+            "base",
+        ],
+    )
     assert result.exit_code == 0, result.output
     head = "\n".join(result.stdout.splitlines()[:4])  # class and score come first
     assert "Nucleus" in head and "Div(P)" in head
@@ -134,16 +162,19 @@ def test_table_output_is_compact(java_repo) -> None:
 
 
 def test_characterize_has_no_csv() -> None:
-    result = runner.invoke(app, ["characterize", str(PATCHES / "java_overloads.diff"),
-                                 "--format", "csv"])
+    result = runner.invoke(
+        app, ["characterize", str(PATCHES / "java_overloads.diff"), "--format", "csv"]
+    )
     assert result.exit_code == 2
     assert "no CSV form" in result.stderr
 
 
 def test_json_strings_keep_undecodable_bytes(tmp_path: Path) -> None:
     diff = tmp_path / "latin1.diff"
-    diff.write_bytes(b"--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-s = 'caf\xe9'\n+s = 'cafe'\n"
-                     b"--- a/b.py\n+++ b/b.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n")
+    diff.write_bytes(
+        b"--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-s = 'caf\xe9'\n+s = 'cafe'\n"
+        b"--- a/b.py\n+++ b/b.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n"
+    )
     document = run_json("divergence", str(diff))
     validate(document)
     assert document["hunk_count"] == 2
@@ -185,14 +216,38 @@ rename to lib/new.rb
     document = run_json("characterize", str(diff))
     validate(document)
     assert document["files"] == [
-        {"file": "img/logo.png", "old_path": "img/logo.png", "status": "modified",
-         "language": None, "hunks": 0, "excluded": "binary"},
-        {"file": "src/A.java", "old_path": "src/A.java", "status": "modified",
-         "language": "java", "hunks": 2, "excluded": None},
-        {"file": "run.sh", "old_path": "run.sh", "status": "modified",
-         "language": None, "hunks": 0, "excluded": "mode change only"},
-        {"file": "lib/new.rb", "old_path": "lib/old.rb", "status": "renamed",
-         "language": None, "hunks": 1, "excluded": None},
+        {
+            "file": "img/logo.png",
+            "old_path": "img/logo.png",
+            "status": "modified",
+            "language": None,
+            "hunks": 0,
+            "excluded": "binary",
+        },
+        {
+            "file": "src/A.java",
+            "old_path": "src/A.java",
+            "status": "modified",
+            "language": "java",
+            "hunks": 2,
+            "excluded": None,
+        },
+        {
+            "file": "run.sh",
+            "old_path": "run.sh",
+            "status": "modified",
+            "language": None,
+            "hunks": 0,
+            "excluded": "mode change only",
+        },
+        {
+            "file": "lib/new.rb",
+            "old_path": "lib/old.rb",
+            "status": "renamed",
+            "language": None,
+            "hunks": 1,
+            "excluded": None,
+        },
     ]
     assert document["hunk_count"] == 3  # 2 in A.java + 1 in new.rb
     assert [h["index"] for h in document["hunks"]] == [0, 1, 2]

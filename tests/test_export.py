@@ -19,11 +19,33 @@ from hunkmetrics.cli.app import app
 
 cli = CliRunner()
 EXPECTED_COLUMNS = [
-    "id", "error", "patch", "hunk_count", "divergence", "lexical_mean", "structural_mean",
-    "file_mean", "proximity", "files", "packages", "classes", "methods",
-    "shared_package_depth", "located_by", "unplaced_hunks", "excluded_hunks", "source",
-    "source_side", "warnings", "profile", "cutoff", "distributed_weight", "hunking",
-    "reverse", "tool_version", "config_fingerprint",
+    "id",
+    "error",
+    "patch",
+    "hunk_count",
+    "divergence",
+    "lexical_mean",
+    "structural_mean",
+    "file_mean",
+    "proximity",
+    "files",
+    "packages",
+    "classes",
+    "methods",
+    "shared_package_depth",
+    "located_by",
+    "unplaced_hunks",
+    "excluded_hunks",
+    "source",
+    "source_side",
+    "warnings",
+    "profile",
+    "cutoff",
+    "distributed_weight",
+    "hunking",
+    "reverse",
+    "tool_version",
+    "config_fingerprint",
 ]
 
 
@@ -39,10 +61,18 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
         f"zeta-near,{PATCHES / 'java_packages_near.diff'}\n"
         f"mid-one-method,{PATCHES / 'java_two_hunks_one_method.diff'}\n"
         f"beta-package,{PATCHES / 'java_several_files_one_package.diff'}\n"
-        "alpha-empty,empty.diff\n", encoding="utf-8")
+        "alpha-empty,empty.diff\n",
+        encoding="utf-8",
+    )
     out = root / "results.jsonl"
-    run_batch(manifest, out, defaults=Defaults(repo=repo.path, rev="base"), executor="local",
-              jobs=2, chunk_size=1)
+    run_batch(
+        manifest,
+        out,
+        defaults=Defaults(repo=repo.path, rev="base"),
+        executor="local",
+        jobs=2,
+        chunk_size=1,
+    )
     return out
 
 
@@ -68,23 +98,38 @@ def test_csv_columns_and_values_by_hand(results, tmp_path) -> None:
         header = next(csv.reader(handle))
     assert header == EXPECTED_COLUMNS == COLUMN_NAMES
     rows = read_csv(out)
-    assert [r["id"] for r in rows] == ["alpha-empty", "beta-package", "mid-one-method",
-                                       "zeta-near"]  # by id, not by input or finish order
+    assert [r["id"] for r in rows] == [
+        "alpha-empty",
+        "beta-package",
+        "mid-one-method",
+        "zeta-near",
+    ]  # by id, not by input or finish order
     by_id = {r["id"]: r for r in rows}
     records = jsonl(results)
 
     near = by_id["zeta-near"]  # three files in three packages under com.acme
     assert near["error"] == ""
     assert near["patch"] == str(PATCHES / "java_packages_near.diff")
-    assert (near["hunk_count"], near["proximity"], near["files"], near["packages"],
-            near["classes"], near["methods"]) == ("3", "Sprawl", "3", "3", "3", "3")
+    assert (
+        near["hunk_count"],
+        near["proximity"],
+        near["files"],
+        near["packages"],
+        near["classes"],
+        near["methods"],
+    ) == ("3", "Sprawl", "3", "3", "3", "3")
     assert float(near["divergence"]) == pytest.approx(0.5395219469117433, abs=1e-12)
     assert float(near["lexical_mean"]) == pytest.approx(0.8869895536562203, abs=1e-12)
     assert float(near["structural_mean"]) == pytest.approx(0.7966269841269842, abs=1e-12)
     assert float(near["file_mean"]) == pytest.approx(0.43452380952380953, abs=1e-12)
-    assert (near["located_by"], near["source_side"], near["profile"], near["cutoff"],
-            near["reverse"], near["hunking"]) == ("source", "pre", "default", "3", "false",
-                                                  "as-given")
+    assert (
+        near["located_by"],
+        near["source_side"],
+        near["profile"],
+        near["cutoff"],
+        near["reverse"],
+        near["hunking"],
+    ) == ("source", "pre", "default", "3", "false", "as-given")
     assert near["unplaced_hunks"] == near["excluded_hunks"] == near["warnings"] == "0"
     doc = records["zeta-near"]
     assert near["divergence"] == repr(doc["divergence"]["value"])  # full precision
@@ -94,12 +139,20 @@ def test_csv_columns_and_values_by_hand(results, tmp_path) -> None:
 
     one = by_id["mid-one-method"]  # two hunks in one method
     assert (one["hunk_count"], one["proximity"], one["files"], one["methods"]) == (
-        "2", "Nucleus", "1", "1")
+        "2",
+        "Nucleus",
+        "1",
+        "1",
+    )
     assert float(one["divergence"]) == pytest.approx(0.42679895840033666, abs=1e-12)
     assert float(one["file_mean"]) == 0.0
     package = by_id["beta-package"]
-    assert (package["proximity"], package["files"], package["packages"],
-            package["classes"]) == ("Orbit", "3", "1", "4")
+    assert (package["proximity"], package["files"], package["packages"], package["classes"]) == (
+        "Orbit",
+        "3",
+        "1",
+        "4",
+    )
 
     empty = by_id["alpha-empty"]
     assert empty["error"].endswith("empty.diff: empty diff")
@@ -120,8 +173,7 @@ def test_parquet_round_trip(results, tmp_path) -> None:
     assert str(table.schema.field("divergence").type) == "double"
     assert str(table.schema.field("reverse").type) == "bool"
     rows = table.to_pylist()
-    assert [r["id"] for r in rows] == ["alpha-empty", "beta-package", "mid-one-method",
-                                       "zeta-near"]
+    assert [r["id"] for r in rows] == ["alpha-empty", "beta-package", "mid-one-method", "zeta-near"]
     records = jsonl(results)
     for row in rows:
         doc = records[row["id"]]
@@ -137,8 +189,16 @@ def test_parquet_round_trip(results, tmp_path) -> None:
     csv_out = tmp_path / "table.csv"
     assert export(str(results), "--out", str(csv_out)).exit_code == 0
     for row, text in zip(rows, read_csv(csv_out), strict=True):
-        assert {k: "" if v is None else str(v).lower() if isinstance(v, bool) else
-                repr(v) if isinstance(v, float) else str(v) for k, v in row.items()} == text
+        assert {
+            k: ""
+            if v is None
+            else str(v).lower()
+            if isinstance(v, bool)
+            else repr(v)
+            if isinstance(v, float)
+            else str(v)
+            for k, v in row.items()
+        } == text
 
 
 def test_format_from_the_extension_and_csv_to_stdout(results, tmp_path) -> None:
@@ -155,8 +215,9 @@ def test_format_from_the_extension_and_csv_to_stdout(results, tmp_path) -> None:
 def test_torn_and_invalid_lines_are_skipped_with_a_warning(results, tmp_path) -> None:
     damaged = tmp_path / "damaged.jsonl"
     lines = results.read_bytes().splitlines(keepends=True)
-    damaged.write_bytes(lines[0] + b"not json\n" + b'["a list"]\n' + b"".join(lines[1:3])
-                        + b"\n" + lines[3][:40])  # a blank line, then a torn last line
+    damaged.write_bytes(
+        lines[0] + b"not json\n" + b'["a list"]\n' + b"".join(lines[1:3]) + b"\n" + lines[3][:40]
+    )  # a blank line, then a torn last line
     out = tmp_path / "t.csv"
     result = export(str(damaged), "--out", str(out))
     assert result.exit_code == 0, result.output

@@ -69,8 +69,9 @@ def fixture_repos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Fixture
 
 
 @pytest.fixture(scope="session")
-def tree_at(tmp_path_factory: pytest.TempPathFactory,
-            fixture_repos: dict[str, FixtureRepo]) -> Callable[[str, str], Path]:
+def tree_at(
+    tmp_path_factory: pytest.TempPathFactory, fixture_repos: dict[str, FixtureRepo]
+) -> Callable[[str, str], Path]:
     """`tree_at(project, ref)`: a plain copy of the project's tree at `ref`, made once."""
     root = tmp_path_factory.mktemp("worktrees")
     made: dict[tuple[str, str], Path] = {}
@@ -85,8 +86,9 @@ def tree_at(tmp_path_factory: pytest.TempPathFactory,
     return get
 
 
-def source_options(mode: str, stem: str, fixture_repos: dict[str, FixtureRepo],
-                   tree_at: Callable[[str, str], Path]) -> list[str]:
+def source_options(
+    mode: str, stem: str, fixture_repos: dict[str, FixtureRepo], tree_at: Callable[[str, str], Path]
+) -> list[str]:
     """The --repo/--rev options that give the source in `mode`."""
     project = project_of(stem)
     repo = fixture_repos[project]
@@ -119,16 +121,20 @@ def differences(expected: dict[str, Any], document: dict[str, Any]) -> list[str]
                 problems.append(f"{where}: {key} = {got[key]!r}, expected {value!r}")
         located_by = want.get("located_by", "source")
         if got.get("located_by") != located_by:
-            problems.append(f"{where}: located_by = {got.get('located_by')!r}, "
-                            f"expected {located_by!r}")
+            problems.append(
+                f"{where}: located_by = {got.get('located_by')!r}, expected {located_by!r}"
+            )
     return problems
 
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
 def test_hierarchy_matches_hand_worked_expectation(
-        case: Path, mode: str, fixture_repos: dict[str, FixtureRepo],
-        tree_at: Callable[[str, str], Path]) -> None:
+    case: Path,
+    mode: str,
+    fixture_repos: dict[str, FixtureRepo],
+    tree_at: Callable[[str, str], Path],
+) -> None:
     expected = load_expected(case)
     patch = PATCHES / expected["patch"]
     document = run_hunks(patch, *source_options(mode, case.stem, fixture_repos, tree_at))
@@ -162,7 +168,8 @@ def shape(hunks: list[dict[str, Any]]) -> list[tuple[str, int, int]]:
 
 @pytest.mark.parametrize("stem", sorted(GROUPS))
 def test_regions_do_not_depend_on_context_width(
-        stem: str, fixture_repos: dict[str, FixtureRepo]) -> None:
+    stem: str, fixture_repos: dict[str, FixtureRepo]
+) -> None:
     """`--hunks regions` gives the default-context diff's hunks, whatever -U the patch had.
 
     The variants were designed so that each hunk of the default (-U3) diff is exactly one
@@ -177,6 +184,7 @@ def test_regions_do_not_depend_on_context_width(
 
 
 # The fixtures themselves: these checks need no hunkmetrics code.
+
 
 def test_every_patch_has_an_expectation() -> None:
     patches = {p.stem for p in PATCHES.glob("*.diff")}
@@ -197,8 +205,14 @@ def test_expected_counts_match_the_patch_text(case: Path) -> None:
         match = HEADER.match(line)
         if match:
             old_start, old_lines, new_start, new_lines = match.groups()
-            headers.append((int(old_start), 1 if old_lines is None else int(old_lines),
-                            int(new_start), 1 if new_lines is None else int(new_lines)))
+            headers.append(
+                (
+                    int(old_start),
+                    1 if old_lines is None else int(old_lines),
+                    int(new_start),
+                    1 if new_lines is None else int(new_lines),
+                )
+            )
             counts.append([0, 0])
             in_hunk = True
         elif line.startswith("diff --git"):
@@ -209,13 +223,15 @@ def test_expected_counts_match_the_patch_text(case: Path) -> None:
             counts[-1][1] += 1
     hunks = expected["hunks"]
     assert [h["index"] for h in hunks] == list(range(len(hunks)))
-    assert [(h["old_start"], h["old_lines"], h["new_start"], h["new_lines"])
-            for h in hunks] == headers
+    assert [
+        (h["old_start"], h["old_lines"], h["new_start"], h["new_lines"]) for h in hunks
+    ] == headers
     assert [[h["added"], h["removed"]] for h in hunks] == counts
 
 
-def test_fixture_repo_layout(fixture_repos: dict[str, FixtureRepo],
-                             tree_at: Callable[[str, str], Path]) -> None:
+def test_fixture_repo_layout(
+    fixture_repos: dict[str, FixtureRepo], tree_at: Callable[[str, str], Path]
+) -> None:
     """`base` is tagged and not HEAD; every patch has its branch; trees export cleanly."""
     from gitrepo import git
 

@@ -36,6 +36,9 @@ def test_diff_only_locations_are_honest(sample_dir: Path) -> None:
                 # A method found from the diff alone must be declared in the hunk itself.
                 name = loc.method.split("(")[0].rsplit(".", 1)[-1]
                 assert any(name + "(" in line.text for line in item.hunk.lines), (
-                    path.stem, item.hunk.index, loc.method)
+                    path.stem,
+                    item.hunk.index,
+                    loc.method,
+                )
             elif not loc.placed:
                 assert "not visible" in (loc.note or "")

@@ -16,9 +16,20 @@ def scopes(source: str, language: str, path: str) -> list[tuple[str, str, int, i
 
 
 def test_language_by_extension() -> None:
-    expected = {"a/B.java": "java", "m.py": "python", "x.mjs": "javascript",
-                "y.ts": "typescript", "z.tsx": "tsx", "g.go": "go", "c.c": "c", "c.h": "c",
-                "d.cpp": "cpp", "e.hpp": "cpp", "README.md": None, "Makefile": None}
+    expected = {
+        "a/B.java": "java",
+        "m.py": "python",
+        "x.mjs": "javascript",
+        "y.ts": "typescript",
+        "z.tsx": "tsx",
+        "g.go": "go",
+        "c.c": "c",
+        "c.h": "c",
+        "d.cpp": "cpp",
+        "e.hpp": "cpp",
+        "README.md": None,
+        "Makefile": None,
+    }
     for path, language in expected.items():
         rules = rules_for_path(path)
         assert (rules.name if rules else None) == language, path
@@ -26,16 +37,16 @@ def test_language_by_extension() -> None:
 
 def test_javascript() -> None:
     source = (
-        "class Cart {\n"                       # 1
-        "  add(item, qty = 1) {\n"             # 2
-        "    return qty;\n"                    # 3
-        "  }\n"                                # 4
-        "}\n"                                  # 5
-        "const total = (items) => {\n"         # 6
-        "  return items.length;\n"             # 7
-        "};\n"                                 # 8
-        "function helper(a, ...rest) {}\n"     # 9
-        "[1].map(x => x);\n"                   # 10: anonymous arrow, not a named callable
+        "class Cart {\n"  # 1
+        "  add(item, qty = 1) {\n"  # 2
+        "    return qty;\n"  # 3
+        "  }\n"  # 4
+        "}\n"  # 5
+        "const total = (items) => {\n"  # 6
+        "  return items.length;\n"  # 7
+        "};\n"  # 8
+        "function helper(a, ...rest) {}\n"  # 9
+        "[1].map(x => x);\n"  # 10: anonymous arrow, not a named callable
     )
     assert scopes(source, "javascript", "web/cart.js") == [
         ("type", "Cart", 1, 5),
@@ -47,12 +58,12 @@ def test_javascript() -> None:
 
 def test_typescript_uses_annotated_types() -> None:
     source = (
-        "export class Repo<T> {\n"                                  # 1
+        "export class Repo<T> {\n"  # 1
         "  find(id: number, opts?: Map<string, T>): T | null {\n"  # 2
-        "    return null;\n"                                        # 3
-        "  }\n"                                                     # 4
-        "}\n"                                                       # 5
-        "interface Shape { area(): number; }\n"                     # 6
+        "    return null;\n"  # 3
+        "  }\n"  # 4
+        "}\n"  # 5
+        "interface Shape { area(): number; }\n"  # 6
     )
     assert scopes(source, "typescript", "src/repo.ts") == [
         ("type", "Repo", 1, 5),
@@ -63,17 +74,17 @@ def test_typescript_uses_annotated_types() -> None:
 
 def test_go_methods_belong_to_their_receiver() -> None:
     source = (
-        "package store\n"                                      # 1
-        "\n"                                                   # 2
-        "type Cache struct {\n"                                # 3
-        "\tsize int\n"                                         # 4
-        "}\n"                                                  # 5
-        "\n"                                                   # 6
+        "package store\n"  # 1
+        "\n"  # 2
+        "type Cache struct {\n"  # 3
+        "\tsize int\n"  # 4
+        "}\n"  # 5
+        "\n"  # 6
         "func (c *Cache) Put(key string, vals ...int) error {\n"  # 7
-        "\treturn nil\n"                                       # 8
-        "}\n"                                                  # 9
-        "\n"                                                   # 10
-        "func New(a, b int) *Cache { return nil }\n"           # 11
+        "\treturn nil\n"  # 8
+        "}\n"  # 9
+        "\n"  # 10
+        "func New(a, b int) *Cache { return nil }\n"  # 11
     )
     index = build_index(source.encode(), all_rules()["go"], "pkg/store/cache.go")
     assert index.package == "store"
@@ -86,14 +97,14 @@ def test_go_methods_belong_to_their_receiver() -> None:
 
 def test_c_functions_with_pointer_and_array_parameters() -> None:
     source = (
-        "#include <stdio.h>\n"                              # 1
-        "static int count(const char *s, int n[]) {\n"      # 2
-        "  return 0;\n"                                     # 3
-        "}\n"                                               # 4
-        "int main(void) {\n"                                # 5
-        "  return count(\"\", 0);\n"                        # 6
-        "}\n"                                               # 7
-        "struct point { int x; };\n"                        # 8: C has no classes here
+        "#include <stdio.h>\n"  # 1
+        "static int count(const char *s, int n[]) {\n"  # 2
+        "  return 0;\n"  # 3
+        "}\n"  # 4
+        "int main(void) {\n"  # 5
+        '  return count("", 0);\n'  # 6
+        "}\n"  # 7
+        "struct point { int x; };\n"  # 8: C has no classes here
     )
     index = build_index(source.encode(), all_rules()["c"], "src/util/count.c")
     assert index.package == "src/util"
@@ -105,16 +116,16 @@ def test_c_functions_with_pointer_and_array_parameters() -> None:
 
 def test_cpp_namespaces_classes_and_out_of_class_definitions() -> None:
     source = (
-        "namespace geo {\n"                                   # 1
-        "class Shape {\n"                                     # 2
-        " public:\n"                                          # 3
-        "  double area(int scale) const { return 0; }\n"      # 4
-        "};\n"                                                # 5
-        "struct Fwd;\n"                                       # 6: declaration only
-        "}\n"                                                 # 7
+        "namespace geo {\n"  # 1
+        "class Shape {\n"  # 2
+        " public:\n"  # 3
+        "  double area(int scale) const { return 0; }\n"  # 4
+        "};\n"  # 5
+        "struct Fwd;\n"  # 6: declaration only
+        "}\n"  # 7
         "double geo::Shape::perimeter(const Shape& other, int n) {\n"  # 8
-        "  return 1;\n"                                       # 9
-        "}\n"                                                 # 10
+        "  return 1;\n"  # 9
+        "}\n"  # 10
     )
     index = build_index(source.encode(), all_rules()["cpp"], "lib/geo/shape.cpp")
     assert [(s.kind, s.name, s.start, s.end, s.owner) for s in index.scopes] == [
@@ -153,8 +164,9 @@ CPP_DIFF = b"""--- a/lib/shape.cpp
 def test_cpp_hunks_located_from_source() -> None:
     patch = parse_patch(CPP_DIFF)
     file_diff = patch.files[0]
-    sources = Sources("pre", "memory", {file_diff.path: FileTexts(CPP_PRE.encode(), None)},
-                      reader=None)  # type: ignore[arg-type]
+    sources = Sources(
+        "pre", "memory", {file_diff.path: FileTexts(CPP_PRE.encode(), None)}, reader=None
+    )  # type: ignore[arg-type]
     located = locate_patch(patch, sources)
     # Line 3 lies in a() inside class geo.Shape; line 7 in the out-of-class b(), whose
     # class comes from its qualified name.
@@ -169,11 +181,13 @@ def test_cpp_hunks_located_from_source() -> None:
     ("path", "diff_body", "method"),
     [
         # The function header is in the hunk's context: found from the diff alone.
-        ("pkg/a.go", " func Sum(xs []int) int {\n-\treturn 0\n+\treturn len(xs)\n }\n",
-         "a.Sum([]int)"),
+        (
+            "pkg/a.go",
+            " func Sum(xs []int) int {\n-\treturn 0\n+\treturn len(xs)\n }\n",
+            "a.Sum([]int)",
+        ),
         ("web/a.js", " function go(x) {\n-  return 1;\n+  return 2;\n }\n", "go(x)"),
-        ("src/a.c", " int twice(int v) {\n-  return v;\n+  return 2 * v;\n }\n",
-         "twice(int)"),
+        ("src/a.c", " int twice(int v) {\n-  return v;\n+  return 2 * v;\n }\n", "twice(int)"),
     ],
 )
 def test_diff_only_other_languages(path: str, diff_body: str, method: str) -> None:

@@ -74,8 +74,9 @@ def java_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_fixture_repo(tmp_path_factory.mktemp("localization"), "java-project").path
 
 
-def _loc(reference: str | Path, candidate: str | Path | bytes, repo: Path | None = None,
-         **options) -> hunkmetrics.LocalizationResult:
+def _loc(
+    reference: str | Path, candidate: str | Path | bytes, repo: Path | None = None, **options
+) -> hunkmetrics.LocalizationResult:
     ref = reference if isinstance(reference, Path) else PAIRS / reference
     cand = candidate if isinstance(candidate, Path | bytes) else PAIRS / candidate
     source = (repo, "base") if repo is not None else None
@@ -85,7 +86,8 @@ def _loc(reference: str | Path, candidate: str | Path | bytes, repo: Path | None
 def _methods(entries: tuple[str, ...], *names: str) -> bool:
     """`entries` name exactly the methods `names` (however they are prefixed by file)."""
     return len(entries) == len(names) and all(
-        sum(1 for e in entries if e.endswith(name)) == 1 for name in names)
+        sum(1 for e in entries if e.endswith(name)) == 1 for name in names
+    )
 
 
 def test_every_pair_file_is_a_real_patch_of_the_java_project(tmp_path: Path) -> None:
@@ -107,6 +109,7 @@ def test_every_pair_file_is_a_real_patch_of_the_java_project(tmp_path: Path) -> 
 # (reference hunks: Inventory {58}, Inventory {87}, CsvReader {47}; reference methods:
 # add(String,int), remove(String,int), readBatches()).
 # --------------------------------------------------------------------------------------
+
 
 def test_superset_with_an_extra_file(java_repo: Path) -> None:
     # Candidate files {Inventory, Strings, CsvReader} ⊇ {Inventory, CsvReader} → True;
@@ -198,8 +201,11 @@ def test_candidate_that_renames_the_file_it_fixes(java_repo: Path) -> None:
     # Methods: add, remove, readBatches (pre-image names) → 3/3.
     text = (PAIRS / "agent_renames_csvreader.diff").read_text(encoding="utf-8")
     assert "rename from " + CSV in text
-    renamed = next(f for f in hunkmetrics.read_patch(PAIRS / "agent_renames_csvreader.diff").files
-                   if f.old_path == CSV)
+    renamed = next(
+        f
+        for f in hunkmetrics.read_patch(PAIRS / "agent_renames_csvreader.diff").files
+        if f.old_path == CSV
+    )
     assert renamed.new_path == "src/main/java/com/acme/io/CsvBatchReader.java"
     assert file_key(renamed) == CSV
     result = _loc(DEV, "agent_renames_csvreader.diff", java_repo)
@@ -260,6 +266,7 @@ def test_method_recall_without_sources_is_none_with_a_reason() -> None:
 # Test files.
 # --------------------------------------------------------------------------------------
 
+
 def test_exclude_tests_on_the_candidate_side(java_repo: Path) -> None:
     # The candidate = the developer's three edits + FooTest.java (new, a test file).
     # Counted: an extra file. Excluded: the candidate's files are the developer's.
@@ -293,33 +300,36 @@ def test_exclude_tests_on_the_reference_side(java_repo: Path) -> None:
     assert excluded.method_recall == 1.0
 
 
-@pytest.mark.parametrize(("path", "expected"), [
-    # Java: *Test.java, anything under src/test/.
-    ("src/test/java/com/acme/FooTest.java", True),
-    ("src/test/java/com/acme/core/InventoryTest.java", True),
-    ("src/test/java/com/acme/support/Fixtures.java", True),
-    ("src/main/java/com/acme/core/InventoryTest.java", True),
-    ("src/main/java/com/acme/core/Inventory.java", False),
-    ("src/main/java/com/acme/core/Contest.java", False),
-    # Python: test_*.py anywhere, anything under tests/.
-    ("tests/test_cart.py", True),
-    ("test_cart.py", True),
-    ("src/shop/test_cart.py", True),
-    ("tests/helpers.py", True),
-    ("src/shop/tests/helpers.py", True),
-    ("src/shop/cart.py", False),
-    ("src/shop/latest.py", False),
-    # Go: *_test.go.
-    ("pkg/cart/cart_test.go", True),
-    ("cart_test.go", True),
-    ("pkg/cart/cart.go", False),
-    # JavaScript: *.test.js, anything under a __tests__/ directory (Jest's convention,
-    # also at the top of the repository).
-    ("src/cart.test.js", True),
-    ("src/__tests__/cart.js", True),
-    ("__tests__/cart.js", True),
-    ("src/cart.js", False),
-])
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        # Java: *Test.java, anything under src/test/.
+        ("src/test/java/com/acme/FooTest.java", True),
+        ("src/test/java/com/acme/core/InventoryTest.java", True),
+        ("src/test/java/com/acme/support/Fixtures.java", True),
+        ("src/main/java/com/acme/core/InventoryTest.java", True),
+        ("src/main/java/com/acme/core/Inventory.java", False),
+        ("src/main/java/com/acme/core/Contest.java", False),
+        # Python: test_*.py anywhere, anything under tests/.
+        ("tests/test_cart.py", True),
+        ("test_cart.py", True),
+        ("src/shop/test_cart.py", True),
+        ("tests/helpers.py", True),
+        ("src/shop/tests/helpers.py", True),
+        ("src/shop/cart.py", False),
+        ("src/shop/latest.py", False),
+        # Go: *_test.go.
+        ("pkg/cart/cart_test.go", True),
+        ("cart_test.go", True),
+        ("pkg/cart/cart.go", False),
+        # JavaScript: *.test.js, anything under a __tests__/ directory (Jest's convention,
+        # also at the top of the repository).
+        ("src/cart.test.js", True),
+        ("src/__tests__/cart.js", True),
+        ("__tests__/cart.js", True),
+        ("src/cart.js", False),
+    ],
+)
 def test_is_test_file(path: str, expected: bool) -> None:
     assert is_test_file(path) is expected
 
@@ -328,14 +338,24 @@ def test_is_test_file(path: str, expected: bool) -> None:
 # The command line and characterize.
 # --------------------------------------------------------------------------------------
 
+
 def _cli(*args: str):
     return runner.invoke(app, ["localization", *args])
 
 
 def test_cli_json_document(java_repo: Path) -> None:
-    result = _cli("--reference", str(DEV), "--candidate",
-                  str(PAIRS / "agent_missed_csvreader.diff"), "--repo", str(java_repo),
-                  "--rev", "base", "--format", "json")
+    result = _cli(
+        "--reference",
+        str(DEV),
+        "--candidate",
+        str(PAIRS / "agent_missed_csvreader.diff"),
+        "--repo",
+        str(java_repo),
+        "--rev",
+        "base",
+        "--format",
+        "json",
+    )
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert document["schema"] == "hunkmetrics/localization/v1"
@@ -347,24 +367,27 @@ def test_cli_json_document(java_repo: Path) -> None:
 
 
 def test_cli_table_mentions_missed_files() -> None:
-    result = _cli("--reference", str(DEV), "--candidate",
-                  str(PAIRS / "agent_missed_csvreader.diff"))
+    result = _cli(
+        "--reference", str(DEV), "--candidate", str(PAIRS / "agent_missed_csvreader.diff")
+    )
     assert result.exit_code == 0, result.output
     assert "missed" in result.stdout
     assert "CsvReader.java" in result.stdout
 
 
 def test_cli_table_lists_extra_files() -> None:
-    result = _cli("--reference", str(DEV), "--candidate",
-                  str(PAIRS / "agent_superset_extra_file.diff"))
+    result = _cli(
+        "--reference", str(DEV), "--candidate", str(PAIRS / "agent_superset_extra_file.diff")
+    )
     assert result.exit_code == 0, result.output
     assert "Strings.java" in result.stdout
     assert "missed" not in result.stdout
 
 
 def test_cli_empty_candidate_is_a_result_not_an_error() -> None:
-    result = _cli("--reference", str(DEV), "--candidate", str(PAIRS / "agent_empty.diff"),
-                  "--format", "json")
+    result = _cli(
+        "--reference", str(DEV), "--candidate", str(PAIRS / "agent_empty.diff"), "--format", "json"
+    )
     assert result.exit_code == 0, result.output
     loc = json.loads(result.stdout)["localization"]
     assert loc["file_superset"] is False
@@ -373,8 +396,15 @@ def test_cli_empty_candidate_is_a_result_not_an_error() -> None:
 
 
 def test_cli_exclude_tests() -> None:
-    result = _cli("--reference", str(PAIRS / "dev_quantity_fix_with_test.diff"),
-                  "--candidate", str(DEV), "--exclude-tests", "--format", "json")
+    result = _cli(
+        "--reference",
+        str(PAIRS / "dev_quantity_fix_with_test.diff"),
+        "--candidate",
+        str(DEV),
+        "--exclude-tests",
+        "--format",
+        "json",
+    )
     assert result.exit_code == 0, result.output
     loc = json.loads(result.stdout)["localization"]
     assert loc["file_superset"] is True and loc["exclude_tests"] is True
@@ -386,8 +416,9 @@ def test_cli_missing_reference_exits_2(tmp_path: Path) -> None:
 
 
 def test_characterize_with_a_reference(java_repo: Path) -> None:
-    result = hunkmetrics.characterize(PAIRS / "agent_missed_csvreader.diff", reference=DEV,
-                                      source=(java_repo, "base"))
+    result = hunkmetrics.characterize(
+        PAIRS / "agent_missed_csvreader.diff", reference=DEV, source=(java_repo, "base")
+    )
     assert result.localization is not None
     assert result.localization.missed_files == (CSV,)
     loc = result.to_dict()["localization"]

@@ -51,12 +51,34 @@ runner = CliRunner()
 
 def _git(repo: Path, *args: str, day: int = 1) -> str:
     when = f"2024-01-{day:02d}T12:00:00+00:00"
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
-           "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when, "LC_ALL": "C"}
-    done = subprocess.run(["git", "-c", "user.name=Ada Lovelace", "-c",
-                           "user.email=ada@example.org", "-c", "init.defaultBranch=main",
-                           "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false", *args],
-                          cwd=repo, env=env, capture_output=True, check=False)
+    env = {
+        **os.environ,
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_DATE": when,
+        "GIT_COMMITTER_DATE": when,
+        "LC_ALL": "C",
+    }
+    done = subprocess.run(
+        [
+            "git",
+            "-c",
+            "user.name=Ada Lovelace",
+            "-c",
+            "user.email=ada@example.org",
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "core.autocrlf=false",
+            *args,
+        ],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr.decode()
     return done.stdout.decode()
 
@@ -64,51 +86,100 @@ def _git(repo: Path, *args: str, day: int = 1) -> str:
 def _git_diff(repo: Path, *args: str) -> bytes:
     """`git diff ARGS` as git prints it with no user or system configuration."""
     env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
-    return subprocess.run(["git", "-C", str(repo), "diff", *args], env=env,
-                          capture_output=True, check=True).stdout
+    return subprocess.run(
+        ["git", "-C", str(repo), "diff", *args], env=env, capture_output=True, check=True
+    ).stdout
 
 
 def _java_method(name: str, expression: str, note: str = "one") -> list[str]:
     # The changed line and the next method's are 10 lines apart: separate hunks.
-    return [f"    public int {name}(int a, int b) {{", f"        int r = {expression};",
-            f"        // {note}", "        // two", "        // three", "        // four",
-            "        total += r;", "        return r;", "    }", ""]
+    return [
+        f"    public int {name}(int a, int b) {{",
+        f"        int r = {expression};",
+        f"        // {note}",
+        "        // two",
+        "        // three",
+        "        // four",
+        "        total += r;",
+        "        return r;",
+        "    }",
+        "",
+    ]
 
 
-def _calc(add: str = "a + b", mul: str = "a * b", div: str = "a / b", neg: str = "a - b",
-          notes: tuple[str, str, str, str] = ("one", "one", "one", "one")) -> str:
+def _calc(
+    add: str = "a + b",
+    mul: str = "a * b",
+    div: str = "a / b",
+    neg: str = "a - b",
+    notes: tuple[str, str, str, str] = ("one", "one", "one", "one"),
+) -> str:
     lines = ["package com.acme;", "", "public class Calc {", "    private int total;", ""]
-    for (name, expression), note in zip((("add", add), ("mul", mul), ("div", div),
-                                         ("neg", neg)), notes, strict=True):
+    for (name, expression), note in zip(
+        (("add", add), ("mul", mul), ("div", div), ("neg", neg)), notes, strict=True
+    ):
         lines += _java_method(name, expression, note)
     lines += ["    public int total() {", "        return total;", "    }", "}", ""]
     return "\n".join(lines)
 
 
 def _util(greeting: str = "Helo", clamp: str = "Math.max(lo, x)") -> str:
-    lines = ["package com.acme;", "", "public final class Util {",
-             "    public static String greet(String name) {",
-             f'        return "{greeting}, " + name;', "    }", ""]
+    lines = [
+        "package com.acme;",
+        "",
+        "public final class Util {",
+        "    public static String greet(String name) {",
+        f'        return "{greeting}, " + name;',
+        "    }",
+        "",
+    ]
     lines += [f"    // padding {k}" for k in range(10)]
-    lines += ["", "    public static int clamp(int x, int lo) {", f"        return {clamp};",
-              "    }", "}", ""]
+    lines += [
+        "",
+        "    public static int clamp(int x, int lo) {",
+        f"        return {clamp};",
+        "    }",
+        "}",
+        "",
+    ]
     return "\n".join(lines)
 
 
-def _fmt(trim: str = "text.strip()", pad: str = "text.ljust(width)",
-         center: str = "text.center(width)") -> str:
+def _fmt(
+    trim: str = "text.strip()", pad: str = "text.ljust(width)", center: str = "text.center(width)"
+) -> str:
     parts = []
-    for name, args, expression in (("trim", "text", trim), ("pad", "text, width", pad),
-                                   ("center", "text, width", center)):
-        parts.append("\n".join([f"def {name}({args}):", f"    value = {expression}",
-                                "    # a", "    # b", "    # c", "    # d", "    # e",
-                                "    return value", "", ""]))
+    for name, args, expression in (
+        ("trim", "text", trim),
+        ("pad", "text, width", pad),
+        ("center", "text, width", center),
+    ):
+        parts.append(
+            "\n".join(
+                [
+                    f"def {name}({args}):",
+                    f"    value = {expression}",
+                    "    # a",
+                    "    # b",
+                    "    # c",
+                    "    # d",
+                    "    # e",
+                    "    return value",
+                    "",
+                    "",
+                ]
+            )
+        )
     return "\n".join(parts)
 
 
 def _calc_test(first: str = "3", second: str = "6", third: str = "2") -> str:
-    lines = ["package com.acme;", "", "public class CalcTest {",
-             f"    void testAdd() {{ assert new Calc().add(1, 2) == {first}; }}"]
+    lines = [
+        "package com.acme;",
+        "",
+        "public class CalcTest {",
+        f"    void testAdd() {{ assert new Calc().add(1, 2) == {first}; }}",
+    ]
     lines += [f"    // padding {k}" for k in range(10)]
     lines += [f"    void testMul() {{ assert new Calc().mul(2, 3) == {second}; }}"]
     lines += [f"    // more padding {k}" for k in range(10)]
@@ -136,31 +207,77 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     repo.mkdir()
     _git(repo, "init", "--quiet")
     ids: dict[str, str] = {}
-    ids["C0"] = _commit(repo, "Initial import: fix layout", 1, {
-        CALC: _calc(), UTIL: _util(), FMT: _fmt(), CALC_TEST: _calc_test(),
-        "README.md": "# Calc\n\nA calculator.\n"})
-    ids["C1"] = _commit(repo, "Fix null handling in Calc and fmt\n\nLonger body.", 2, {
-        CALC: _calc(add="Math.addExact(a, b)"), FMT: _fmt(trim="(text or '').strip()")})
+    ids["C0"] = _commit(
+        repo,
+        "Initial import: fix layout",
+        1,
+        {
+            CALC: _calc(),
+            UTIL: _util(),
+            FMT: _fmt(),
+            CALC_TEST: _calc_test(),
+            "README.md": "# Calc\n\nA calculator.\n",
+        },
+    )
+    ids["C1"] = _commit(
+        repo,
+        "Fix null handling in Calc and fmt\n\nLonger body.",
+        2,
+        {CALC: _calc(add="Math.addExact(a, b)"), FMT: _fmt(trim="(text or '').strip()")},
+    )
     ids["C2"] = _commit(repo, "fix typo in greeting", 3, {UTIL: _util(greeting="Hello")})
-    ids["C3"] = _commit(repo, "Refactor: rename locals", 4, {
-        CALC: _calc(add="Math.addExact(a, b)", notes=("first", "one", "first", "first"))})
+    ids["C3"] = _commit(
+        repo,
+        "Refactor: rename locals",
+        4,
+        {CALC: _calc(add="Math.addExact(a, b)", notes=("first", "one", "first", "first"))},
+    )
     _git(repo, "checkout", "--quiet", "-b", "feature", day=5)
-    ids["C4"] = _commit(repo, "Bug 7: fmt pads and centers wrong", 5, {
-        FMT: _fmt(trim="(text or '').strip()", pad="text.ljust(max(width, 0))",
-                  center="text.center(max(width, 0))")})
+    ids["C4"] = _commit(
+        repo,
+        "Bug 7: fmt pads and centers wrong",
+        5,
+        {
+            FMT: _fmt(
+                trim="(text or '').strip()",
+                pad="text.ljust(max(width, 0))",
+                center="text.center(max(width, 0))",
+            )
+        },
+    )
     _git(repo, "checkout", "--quiet", "main", day=6)
-    ids["C5"] = _commit(repo, "Fix flaky CalcTest", 6, {
-        CALC_TEST: _calc_test(first="1 + 2", third="4 / 2")})
-    _git(repo, "merge", "--quiet", "--no-ff", "-m", "Merge branch 'feature': fixes #7",
-         "feature", day=7)
+    ids["C5"] = _commit(
+        repo, "Fix flaky CalcTest", 6, {CALC_TEST: _calc_test(first="1 + 2", third="4 / 2")}
+    )
+    _git(
+        repo,
+        "merge",
+        "--quiet",
+        "--no-ff",
+        "-m",
+        "Merge branch 'feature': fixes #7",
+        "feature",
+        day=7,
+    )
     ids["M"] = _git(repo, "rev-parse", "HEAD").strip()
     ids["C7"] = _commit(repo, "Fix README typo", 8, {"README.md": "# Calc\n\nA calculator!\n"})
     notes = ("first", "one", "first", "first")
-    ids["C8"] = _commit(repo, "Fixed issue #42: overflow in Calc", 9, {
-        CALC: _calc(add="Math.addExact(a, b)", mul="Math.multiplyExact(a, b)",
-                    div="b == 0 ? 0 : a / b", neg="Math.subtractExact(a, b)", notes=notes),
-        UTIL: _util(greeting="Hello", clamp="Math.max(lo, Math.min(x, 100))"),
-        CALC_TEST: _calc_test(first="1 + 2", second="2 * 3", third="4 / 2")})
+    ids["C8"] = _commit(
+        repo,
+        "Fixed issue #42: overflow in Calc",
+        9,
+        {
+            CALC: _calc(
+                add="Math.addExact(a, b)",
+                mul="Math.multiplyExact(a, b)",
+                div="b == 0 ? 0 : a / b",
+                neg="Math.subtractExact(a, b)",
+                notes=notes,
+            ),
+            UTIL: _util(greeting="Hello", clamp="Math.max(lo, Math.min(x, 100))"),
+            CALC_TEST: _calc_test(first="1 + 2", second="2 * 3", third="4 / 2"),
+        },
+    )
     return {"repo": repo, "ids": ids}
 
 
@@ -171,8 +288,7 @@ def _by_name(history: dict[str, object]) -> dict[str, str]:
 def _mine(history, tmp_path: Path, *args: str, name: str = "out.jsonl"):
     out = tmp_path / name
     result = runner.invoke(app, ["mine", str(history["repo"]), "--out", str(out), *args])
-    records = ([json.loads(line) for line in out.read_text().splitlines()]
-               if out.exists() else [])
+    records = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
     return result, records
 
 
@@ -210,7 +326,9 @@ def test_default_run_mines_exactly_the_multi_hunk_fixes(history, tmp_path: Path)
     assert c1["hunk_count"] == 2
     assert _hunk_files(c1) == [CALC, FMT]
     assert [h["method"] for h in c1["hunks"]] == [
-        "com.acme.Calc.add(int,int)", "tools.fmt.trim(text)"]
+        "com.acme.Calc.add(int,int)",
+        "tools.fmt.trim(text)",
+    ]
     assert c1["source"]["side"] == "pre"
 
     c4 = by_id[ids["C4"]]
@@ -221,8 +339,11 @@ def test_default_run_mines_exactly_the_multi_hunk_fixes(history, tmp_path: Path)
     assert c8["parent"] == ids["C7"] and c8["hunk_count"] == 4
     assert _hunk_files(c8) == [CALC, CALC, CALC, UTIL]  # CalcTest.java left out
     assert [h["method"] for h in c8["hunks"]] == [
-        "com.acme.Calc.mul(int,int)", "com.acme.Calc.div(int,int)",
-        "com.acme.Calc.neg(int,int)", "com.acme.Util.clamp(int,int)"]
+        "com.acme.Calc.mul(int,int)",
+        "com.acme.Calc.div(int,int)",
+        "com.acme.Calc.neg(int,int)",
+        "com.acme.Util.clamp(int,int)",
+    ]
     assert c8["divergence"]["value"] > 0
     assert c8["proximity"]["files"] == 2
     assert "scanned 8 commits: 6 fixes by message, 3 candidates" in result.stderr
@@ -235,7 +356,7 @@ def test_record_is_the_characterize_document_of_the_commit(history, tmp_path: Pa
     diff = _git_diff(repo, ids["C7"], ids["C8"], "--", CALC, UTIL)
     expected = hunkmetrics.characterize(diff, source=(str(repo), ids["C7"])).to_dict()
     assert {k: v for k, v in record.items() if k not in META} == expected
-    assert list(record)[:len(META)] == list(META)
+    assert list(record)[: len(META)] == list(META)
 
 
 def test_scan_counts_and_diffs_match_git(history) -> None:
@@ -243,11 +364,16 @@ def test_scan_counts_and_diffs_match_git(history) -> None:
     stats = MineStats()
     found = list(scan_candidates(repo, mine_options(), stats=stats))
     assert [c.commit.hash for c in found] == [ids["C1"], ids["C4"], ids["C8"]]
-    assert (stats.scanned, stats.matched, stats.roots, stats.no_source, stats.out_of_range,
-            stats.candidates) == (8, 6, 1, 2, 1, 3)
+    assert (
+        stats.scanned,
+        stats.matched,
+        stats.roots,
+        stats.no_source,
+        stats.out_of_range,
+        stats.candidates,
+    ) == (8, 6, 1, 2, 1, 3)
     for candidate in found:
-        git_diff = _git_diff(repo, candidate.parent, candidate.commit.hash, "--",
-                             *candidate.paths)
+        git_diff = _git_diff(repo, candidate.parent, candidate.commit.hash, "--", *candidate.paths)
         assert candidate.diff == git_diff  # the batched diff-tree gives git diff's bytes
         assert candidate.hunk_count == git_diff.count(b"\n@@ -") + git_diff.startswith(b"@@")
     assert [c.paths for c in found] == [(CALC, FMT), (FMT,), (CALC, UTIL)]
@@ -278,11 +404,11 @@ def test_batched_diffs_equal_one_git_diff_per_commit(history) -> None:
 def test_walk_skips_merges_and_reads_dates(history) -> None:
     ids = history["ids"]
     walked = list(walk_commits(history["repo"]))
-    assert [c.hash for c in walked] == [ids[n] for n in
-                                        ("C0", "C1", "C2", "C3", "C4", "C5", "C7", "C8")]
+    assert [c.hash for c in walked] == [
+        ids[n] for n in ("C0", "C1", "C2", "C3", "C4", "C5", "C7", "C8")
+    ]
     assert walked[0].parents == () and walked[1].parents == (ids["C0"],)
-    assert walked[1].message.startswith("Fix null handling") and "Longer body" in \
-        walked[1].message
+    assert walked[1].message.startswith("Fix null handling") and "Longer body" in walked[1].message
     assert walked[-1].date.isoformat() == "2024-01-09T12:00:00+00:00"
 
 
@@ -290,11 +416,13 @@ def test_pydriller_walk_sees_the_same_commits(history, tmp_path: Path) -> None:
     pytest.importorskip("pydriller")
     # PyDriller writes to the repository's config: walk a copy.
     copy = tmp_path / "copy"
-    subprocess.run(["git", "clone", "--quiet", "--mirror", str(history["repo"]), str(copy)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "clone", "--quiet", "--mirror", str(history["repo"]), str(copy)],
+        check=True,
+        capture_output=True,
+    )
     git_walk = [(c.hash, c.parents, c.date, c.summary) for c in walk_commits(copy)]
-    pd_walk = [(c.hash, c.parents, c.date, c.summary)
-               for c in mining.walk_commits_pydriller(copy)]
+    pd_walk = [(c.hash, c.parents, c.date, c.summary) for c in mining.walk_commits_pydriller(copy)]
     assert pd_walk == git_walk
     found = [c.commit.hash for c in scan_candidates(copy, walker="pydriller")]
     assert found == [history["ids"][n] for n in ("C1", "C4", "C8")]
@@ -306,8 +434,7 @@ def test_pydriller_walk_sees_the_same_commits(history, tmp_path: Path) -> None:
 def test_hunk_bounds(history, tmp_path: Path) -> None:
     assert _mined(history, tmp_path / "a", "--min-hunks", "3") == {"C8": 4}
     assert _mined(history, tmp_path / "b", "--max-hunks", "3") == {"C1": 2, "C4": 2}
-    assert _mined(history, tmp_path / "c", "--min-hunks", "1", "--max-hunks", "1") == {
-        "C2": 1}
+    assert _mined(history, tmp_path / "c", "--min-hunks", "1", "--max-hunks", "1") == {"C2": 1}
     assert _mined(history, tmp_path / "d", "--min-hunks", "5") == {}
 
 
@@ -315,8 +442,7 @@ def test_languages(history, tmp_path: Path) -> None:
     # C1 has one Java and one Python hunk: alone, neither language reaches 2 hunks.
     assert _mined(history, tmp_path / "a", "--lang", "java") == {"C8": 4}
     assert _mined(history, tmp_path / "b", "--lang", "python") == {"C4": 2}
-    assert _mined(history, tmp_path / "c", "--lang", "java, Python") == {
-        "C1": 2, "C4": 2, "C8": 4}
+    assert _mined(history, tmp_path / "c", "--lang", "java, Python") == {"C1": 2, "C4": 2, "C8": 4}
     assert _mined(history, tmp_path / "d", "--lang", "go,c") == {}
 
 
@@ -329,10 +455,15 @@ def test_dates(history, tmp_path: Path) -> None:
     assert _mined(history, tmp_path / "a", "--since", "2024-01-05") == {"C4": 2, "C8": 4}
     # A bare --until date includes that whole day.
     assert _mined(history, tmp_path / "b", "--until", "2024-01-05") == {"C1": 2, "C4": 2}
-    assert _mined(history, tmp_path / "c", "--since", "2024-01-02T12:00:01Z",
-                  "--until", "2024-01-09T11:00:00+00:00") == {"C4": 2}
-    assert _mined(history, tmp_path / "d", "--since", "2024-01-09T13:00:00+01:00") == {
-        "C8": 4}
+    assert _mined(
+        history,
+        tmp_path / "c",
+        "--since",
+        "2024-01-02T12:00:01Z",
+        "--until",
+        "2024-01-09T11:00:00+00:00",
+    ) == {"C4": 2}
+    assert _mined(history, tmp_path / "d", "--since", "2024-01-09T13:00:00+01:00") == {"C8": 4}
 
 
 def test_grep(history, tmp_path: Path) -> None:
@@ -356,11 +487,13 @@ def test_birch_profile_counts_what_it_characterizes(history, tmp_path: Path) -> 
 
 
 def test_count_hunks_leaves_whole_files_out_for_birch() -> None:
-    diff = (b"diff --git a/A.java b/A.java\nnew file mode 100644\nindex 0000000..1111111\n"
-            b"--- /dev/null\n+++ b/A.java\n@@ -0,0 +1 @@\n+class A {}\n"
-            b"diff --git a/B.java b/B.java\nindex 2222222..3333333 100644\n--- a/B.java\n"
-            b"+++ b/B.java\n@@ -1 +1 @@\n-class B {}\n+class B { }\n"
-            b"@@ -9 +9 @@\n-int x;\n+int y;\n")
+    diff = (
+        b"diff --git a/A.java b/A.java\nnew file mode 100644\nindex 0000000..1111111\n"
+        b"--- /dev/null\n+++ b/A.java\n@@ -0,0 +1 @@\n+class A {}\n"
+        b"diff --git a/B.java b/B.java\nindex 2222222..3333333 100644\n--- a/B.java\n"
+        b"+++ b/B.java\n@@ -1 +1 @@\n-class B {}\n+class B { }\n"
+        b"@@ -9 +9 @@\n-int x;\n+int y;\n"
+    )
     assert count_hunks(diff) == 3
     assert count_hunks(diff, "birch") == 2
 
@@ -395,7 +528,8 @@ def test_parallel_run_writes_the_same_records(history, tmp_path: Path) -> None:
 
 
 def test_a_failing_commit_gets_an_error_line_and_the_run_goes_on(
-        history, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    history, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ids = history["ids"]
     real = mining.characterize_workspace
 
@@ -429,21 +563,25 @@ def crash_always(candidate, repo, profile="default"):
     os._exit(70)
 
 
-def test_a_crashing_worker_costs_one_line_only(history, tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crashing_worker_costs_one_line_only(
+    history, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ids = history["ids"]
     monkeypatch.setattr(mining, "characterize_candidate", crash_on_util)
     stats = mine(history["repo"], tmp_path / "out.jsonl", mine_options(), jobs=2)
-    records = {json.loads(line)["id"]: json.loads(line)
-               for line in (tmp_path / "out.jsonl").read_text().splitlines()}
+    records = {
+        json.loads(line)["id"]: json.loads(line)
+        for line in (tmp_path / "out.jsonl").read_text().splitlines()
+    }
     assert set(records) == {ids["C1"], ids["C4"], ids["C8"]}
     assert records[ids["C8"]]["error"].startswith("the worker process died")
     assert records[ids["C1"]]["error"] is None and records[ids["C4"]]["error"] is None
     assert (stats.written, stats.errors) == (3, 1)
 
 
-def test_workers_that_never_work_stop_the_run(history, tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_workers_that_never_work_stop_the_run(
+    history, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(mining, "characterize_candidate", crash_always)
     with pytest.raises(HunkmetricsError, match="worker processes die"):
         mine(history["repo"], tmp_path / "out.jsonl", mine_options(), jobs=2)
@@ -453,15 +591,18 @@ def test_workers_that_never_work_stop_the_run(history, tmp_path: Path,
 # --------------------------------------------------------------------------- errors
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--grep", "fix("], "--grep: not a valid regular expression"),
-    (["--since", "last week"], "--since: not an ISO 8601 date"),
-    (["--until", "2024-13-01"], "--until: not an ISO 8601 date"),
-    (["--since", "2024-02-01", "--until", "2024-01-01"], "is after --until"),
-    (["--lang", "java,kotlin"], "--lang: unknown language kotlin"),
-    (["--min-hunks", "3", "--max-hunks", "2"], "--max-hunks (2) is below"),
-    (["--branch", "no-such-branch"], "revision 'no-such-branch' does not exist"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--grep", "fix("], "--grep: not a valid regular expression"),
+        (["--since", "last week"], "--since: not an ISO 8601 date"),
+        (["--until", "2024-13-01"], "--until: not an ISO 8601 date"),
+        (["--since", "2024-02-01", "--until", "2024-01-01"], "is after --until"),
+        (["--lang", "java,kotlin"], "--lang: unknown language kotlin"),
+        (["--min-hunks", "3", "--max-hunks", "2"], "--max-hunks (2) is below"),
+        (["--branch", "no-such-branch"], "revision 'no-such-branch' does not exist"),
+    ],
+)
 def test_bad_options_exit_2_with_one_line(history, tmp_path: Path, args, message) -> None:
     result, records = _mine(history, tmp_path, *args)
     assert result.exit_code == 2
@@ -494,5 +635,4 @@ def test_library_options_validate() -> None:
     with pytest.raises(HunkmetricsError, match="unknown profile"):
         mine_options(profile="fancy")
     assert mine_options(languages=None).languages >= {"java", "python", "go"}
-    assert mine_options(until="2024-01-31").until.isoformat() == \
-        "2024-01-31T23:59:59.999999+00:00"
+    assert mine_options(until="2024-01-31").until.isoformat() == "2024-01-31T23:59:59.999999+00:00"

@@ -42,7 +42,12 @@ def test_hunks_numbered_across_files_in_order() -> None:
     assert first.section == "class A {"
     assert first.removed_text == ["  int b;"] and first.added_text == ["  long b;"]
     assert [(ln.old_lineno, ln.new_lineno) for ln in first.lines] == [
-        (10, 10), (11, None), (None, 11), (12, 12), (13, 13)]
+        (10, 10),
+        (11, None),
+        (None, 11),
+        (12, 12),
+        (13, 13),
+    ]
 
 
 def test_changed_lines_are_removed_lines_or_the_insertion_point() -> None:
@@ -118,17 +123,19 @@ def test_plain_diff_u_paths_are_stripped_like_p1() -> None:
 
 
 def test_crlf_content_lines_keep_their_ending() -> None:
-    diff = (b"--- a/w.txt\n+++ b/w.txt\n@@ -1,2 +1,2 @@\n a\r\n-b\r\n+c\r\n")
+    diff = b"--- a/w.txt\n+++ b/w.txt\n@@ -1,2 +1,2 @@\n a\r\n-b\r\n+c\r\n"
     hunk = parse_patch(diff).hunks[0]
-    assert [(ln.text, ln.eol) for ln in hunk.lines] == [("a", "\r\n"), ("b", "\r\n"),
-                                                        ("c", "\r\n")]
+    assert [(ln.text, ln.eol) for ln in hunk.lines] == [("a", "\r\n"), ("b", "\r\n"), ("c", "\r\n")]
 
 
 def test_diff_converted_to_crlf_as_a_whole_is_read_with_a_warning() -> None:
     diff = b"--- a/w.txt\r\n+++ b/w.txt\r\n@@ -1,2 +1,2 @@\r\n a\r\n-b\r\n+c\r\n"
     patch = parse_patch(diff)
     assert [(ln.text, ln.eol) for ln in patch.hunks[0].lines] == [
-        ("a", "\n"), ("b", "\n"), ("c", "\n")]
+        ("a", "\n"),
+        ("b", "\n"),
+        ("c", "\n"),
+    ]
     assert any("CRLF" in w for w in patch.warnings)
 
 
@@ -154,8 +161,10 @@ def test_hunk_with_empty_side() -> None:
         (b"   \n\n", "empty diff"),
         (b"hello world\nthis is not a diff\n", "no file changes found"),
         (b"--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n", "fewer lines than its @@"),
-        (b"diff --git a/f.txt b/f.txt\nindex 1..2 100644\n--- a/f.txt\n+++ b/f.txt\n",
-         "looks truncated"),
+        (
+            b"diff --git a/f.txt b/f.txt\nindex 1..2 100644\n--- a/f.txt\n+++ b/f.txt\n",
+            "looks truncated",
+        ),
     ],
 )
 def test_bad_input_is_one_clear_error(data: bytes, message: str) -> None:
@@ -175,17 +184,20 @@ def test_regions_make_context_width_irrelevant() -> None:
         new = list(base)
         new[4], new[8], new[29] = "five", "nine", "thirty"
         new.insert(20, "inserted")
-        lines = difflib.unified_diff([s + "\n" for s in base], [s + "\n" for s in new],
-                                     "a/f.txt", "b/f.txt", n=context)
+        lines = difflib.unified_diff(
+            [s + "\n" for s in base], [s + "\n" for s in new], "a/f.txt", "b/f.txt", n=context
+        )
         return "".join(lines).encode()
 
     def summary(context: int):
         patch = parse_patch(diff(context), hunking="regions")
         return [(h.removed_text, h.added_text, h.changed_lines) for h in patch.hunks]
 
-    expected = [(["line5", "line9"], ["five", "nine"], (5, 9)),
-                ([], ["inserted"], (20,)),
-                (["line30"], ["thirty"], (30,))]
+    expected = [
+        (["line5", "line9"], ["five", "nine"], (5, 9)),
+        ([], ["inserted"], (20,)),
+        (["line30"], ["thirty"], (30,)),
+    ]
     assert summary(3) == expected
     assert summary(0) == expected
     assert summary(10) == expected

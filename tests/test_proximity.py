@@ -45,8 +45,10 @@ runner = CliRunner()
 def repos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The fixture projects as git repositories, the pre-image tagged `base`."""
     root = tmp_path_factory.mktemp("proximity")
-    return {project: build_fixture_repo(root, project).path
-            for project in ("java-project", "python-project")}
+    return {
+        project: build_fixture_repo(root, project).path
+        for project in ("java-project", "python-project")
+    }
 
 
 def _repo_for(stem: str, repos: dict[str, Path]) -> Path:
@@ -55,8 +57,9 @@ def _repo_for(stem: str, repos: dict[str, Path]) -> Path:
 
 def _with_sources(stem: str, repos: dict[str, Path], **options) -> hunkmetrics.ProximityResult:
     """The proximity of fixture patch `stem`, located from its project at `base`."""
-    return hunkmetrics.proximity(PATCHES / f"{stem}.diff", source=(_repo_for(stem, repos), "base"),
-                                 **options)
+    return hunkmetrics.proximity(
+        PATCHES / f"{stem}.diff", source=(_repo_for(stem, repos), "base"), **options
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -157,16 +160,20 @@ def test_fixture_patch_class_with_sources(stem: str, repos: dict[str, Path]) -> 
 
 
 # Default cutoffs, by hand: floor(median depth / 2) with the depths listed above.
-@pytest.mark.parametrize(("stem", "cutoff", "prefix"), [
-    ("java_anonymous_classes", 3, "src/main/java/com/acme/core"),  # median 6
-    ("java_overloads", 3, "src/main/java/com/acme/core"),  # median 6.5 → 3
-    ("java_packages_far", 2, "src/main/java"),  # median 5 → 2
-    ("java_packages_near", 3, "src/main/java/com/acme"),  # median 6
-    ("python_import_change", 1, "src/shop"),  # median 3 → 1
-    ("python_two_packages", 1, "src/shop"),  # median 2 → 1
-])
-def test_default_cutoff_and_shared_prefix(stem: str, cutoff: int, prefix: str,
-                                         repos: dict[str, Path]) -> None:
+@pytest.mark.parametrize(
+    ("stem", "cutoff", "prefix"),
+    [
+        ("java_anonymous_classes", 3, "src/main/java/com/acme/core"),  # median 6
+        ("java_overloads", 3, "src/main/java/com/acme/core"),  # median 6.5 → 3
+        ("java_packages_far", 2, "src/main/java"),  # median 5 → 2
+        ("java_packages_near", 3, "src/main/java/com/acme"),  # median 6
+        ("python_import_change", 1, "src/shop"),  # median 3 → 1
+        ("python_two_packages", 1, "src/shop"),  # median 2 → 1
+    ],
+)
+def test_default_cutoff_and_shared_prefix(
+    stem: str, cutoff: int, prefix: str, repos: dict[str, Path]
+) -> None:
     result = _with_sources(stem, repos)
     assert result.cutoff == cutoff
     assert "/".join(result.shared_prefix) == prefix
@@ -180,8 +187,9 @@ def test_reason_and_counts_anonymous_classes(repos: dict[str, Path]) -> None:
     # Classes (innermost types): Inventory$1, Inventory.Auditor$1, PricePolicy$1,
     # Status$1, Retry$1$1 = 5. Methods: the five run()/price()/canOrder()/call() = 5.
     # Shared prefix core (6 segments) > cutoff 3.
-    result = hunkmetrics.proximity(PATCHES / "java_anonymous_classes.diff",
-                                   source=(repos["java-project"], "base"))
+    result = hunkmetrics.proximity(
+        PATCHES / "java_anonymous_classes.diff", source=(repos["java-project"], "base")
+    )
     assert (result.files, result.packages, result.classes, result.methods) == (4, 2, 5, 5)
     assert result.shared_prefix == CORE
     assert result.cutoff == 3
@@ -195,8 +203,9 @@ def test_reason_and_counts_packages_far(repos: dict[str, Path]) -> None:
     # Retry.java (util) and Telemetry.java ×2 (other): files 2, packages 2, classes
     # Retry and Telemetry = 2, methods pause(int), time(...), flush() = 3.
     # Shared prefix src/main/java (3 segments) > cutoff 2.
-    result = hunkmetrics.proximity(PATCHES / "java_packages_far.diff",
-                                   source=(repos["java-project"], "base"))
+    result = hunkmetrics.proximity(
+        PATCHES / "java_packages_far.diff", source=(repos["java-project"], "base")
+    )
     assert (result.files, result.packages, result.classes, result.methods) == (2, 2, 2, 3)
     assert result.shared_prefix == ("src", "main", "java")
     assert "3" in result.reason and "2" in result.reason
@@ -205,16 +214,18 @@ def test_reason_and_counts_packages_far(repos: dict[str, Path]) -> None:
 def test_reason_and_counts_import_and_field(repos: dict[str, Path]) -> None:
     # One file, one package; classes: Inventory (hunk 1) and Inventory.Auditor (hunk 2),
     # hunk 0 (an import) is in no class → 2; no hunk in a method → 0 methods.
-    result = hunkmetrics.proximity(PATCHES / "java_import_and_field.diff",
-                                   source=(repos["java-project"], "base"))
+    result = hunkmetrics.proximity(
+        PATCHES / "java_import_and_field.diff", source=(repos["java-project"], "base")
+    )
     assert result.label == "Cluster"
     assert (result.files, result.packages, result.classes, result.methods) == (1, 1, 2, 0)
     assert result.shared_prefix == CORE
 
 
 def test_reason_names_the_method_of_a_nucleus(repos: dict[str, Path]) -> None:
-    result = hunkmetrics.proximity(PATCHES / "java_two_hunks_one_method.diff",
-                                   source=(repos["java-project"], "base"))
+    result = hunkmetrics.proximity(
+        PATCHES / "java_two_hunks_one_method.diff", source=(repos["java-project"], "base")
+    )
     assert result.label == "Nucleus"
     assert (result.files, result.packages, result.classes, result.methods) == (1, 1, 1, 1)
     assert "com.acme.io.CsvReader.readBatches()" in result.reason
@@ -224,8 +235,9 @@ def test_orbit_reason_names_the_package(repos: dict[str, Path]) -> None:
     # Order, PricePolicy, Status: 3 files, 1 package (core); classes Order, PricePolicy,
     # Status$2, Status = 4; methods Order(...), discounted(...), Status$2.next(),
     # Status.next() = 4.
-    result = hunkmetrics.proximity(PATCHES / "java_several_files_one_package.diff",
-                                   source=(repos["java-project"], "base"))
+    result = hunkmetrics.proximity(
+        PATCHES / "java_several_files_one_package.diff", source=(repos["java-project"], "base")
+    )
     assert result.label == "Orbit"
     assert (result.files, result.packages, result.classes, result.methods) == (3, 1, 4, 4)
     assert "src/main/java/com/acme/core" in result.reason
@@ -235,9 +247,14 @@ def test_orbit_reason_names_the_package(repos: dict[str, Path]) -> None:
 # Tricky placements, on patches made with git against the fixture projects.
 # --------------------------------------------------------------------------------------
 
-def _make_patch(tmp_path: Path, project: str, edits: list[tuple[str, int, str, str]],
-                *diff_args: str, renames: tuple[tuple[str, str], ...] = ()
-                ) -> tuple[Path, bytes]:
+
+def _make_patch(
+    tmp_path: Path,
+    project: str,
+    edits: list[tuple[str, int, str, str]],
+    *diff_args: str,
+    renames: tuple[tuple[str, str], ...] = (),
+) -> tuple[Path, bytes]:
     """Commit fixtures/<project> as `base`, replace whole lines (path, 1-based line,
     expected old text, new text; indentation kept), rename files, and return the repo and
     `git diff <diff_args> base` of the result."""
@@ -267,16 +284,23 @@ def test_two_overloads_of_one_name_are_two_methods(repos: dict[str, Path]) -> No
     text = (PATCHES / "java_overloads.diff").read_text(encoding="utf-8")
     sections = ["diff --git" + s for s in text.split("diff --git")[1:]]
     assert len(sections) == 2
-    for section, methods in zip(sections, [
-        ("com.acme.core.Inventory.add(String)", "com.acme.core.Inventory.add(String,int)"),
-        ("com.acme.core.util.Strings.pad(String,int)",
-         "com.acme.core.util.Strings.pad(String,int,char)"),
-    ], strict=True):
+    for section, methods in zip(
+        sections,
+        [
+            ("com.acme.core.Inventory.add(String)", "com.acme.core.Inventory.add(String,int)"),
+            (
+                "com.acme.core.util.Strings.pad(String,int)",
+                "com.acme.core.util.Strings.pad(String,int,char)",
+            ),
+        ],
+        strict=True,
+    ):
         result = hunkmetrics.proximity(section.encode(), source=(repos["java-project"], "base"))
         assert result.label == "Cluster", methods
         assert (result.files, result.classes, result.methods) == (1, 1, 2)
-        with hunkmetrics.open_workspace(section.encode(), repo=repos["java-project"],
-                                        rev="base") as ws:
+        with hunkmetrics.open_workspace(
+            section.encode(), repo=repos["java-project"], rev="base"
+        ) as ws:
             assert tuple(item.location.method for item in ws.located()) == methods
 
 
@@ -284,10 +308,15 @@ def test_hunks_in_a_lambda_of_one_method_are_nucleus(tmp_path: Path) -> None:
     # -U0, Inventory.java lines 77 and 81: both inside the block lambda passed to
     # batches.forEach in addAll(Map) (75-83). A lambda is not a callable of its own, so
     # both hunks are in addAll(Map) → Nucleus.
-    repo, diff = _make_patch(tmp_path, "java-project", [
-        (INV, 77, "int total = 0;", "long total = 0;"),
-        (INV, 81, "add(sku, total);", "add(sku, (int) total);"),
-    ], "-U0")
+    repo, diff = _make_patch(
+        tmp_path,
+        "java-project",
+        [
+            (INV, 77, "int total = 0;", "long total = 0;"),
+            (INV, 81, "add(sku, total);", "add(sku, (int) total);"),
+        ],
+        "-U0",
+    )
     result = hunkmetrics.proximity(diff, source=(repo, "base"))
     assert len(result.hunk_indices) == 2
     assert result.label == "Nucleus"
@@ -297,11 +326,25 @@ def test_hunks_in_a_lambda_of_one_method_are_nucleus(tmp_path: Path) -> None:
 def test_lambda_and_plain_line_of_one_method_are_nucleus(tmp_path: Path) -> None:
     # -U0, line 101 (the expression lambda `sku -> ...`) and line 104 (.collect), both
     # in find(Predicate,int) (99-105) → Nucleus.
-    repo, diff = _make_patch(tmp_path, "java-project", [
-        (INV, 101, ".filter(sku -> filter == null || filter.test(sku))",
-         ".filter(sku -> sku != null && (filter == null || filter.test(sku)))"),
-        (INV, 104, ".collect(Collectors.toList());", ".collect(Collectors.toUnmodifiableList());"),
-    ], "-U0")
+    repo, diff = _make_patch(
+        tmp_path,
+        "java-project",
+        [
+            (
+                INV,
+                101,
+                ".filter(sku -> filter == null || filter.test(sku))",
+                ".filter(sku -> sku != null && (filter == null || filter.test(sku)))",
+            ),
+            (
+                INV,
+                104,
+                ".collect(Collectors.toList());",
+                ".collect(Collectors.toUnmodifiableList());",
+            ),
+        ],
+        "-U0",
+    )
     result = hunkmetrics.proximity(diff, source=(repo, "base"))
     assert result.label == "Nucleus"
     assert "com.acme.core.Inventory.find(Predicate,int)" in result.reason
@@ -311,10 +354,15 @@ def test_field_next_to_a_method_is_cluster(tmp_path: Path) -> None:
     # -U0, line 155 (field lowWater of Auditor, in no method) and line 160 (in
     # Auditor.changed(String,int), 157-163): one file, not all in one method → Cluster.
     # One class (Inventory.Auditor), one method.
-    repo, diff = _make_patch(tmp_path, "java-project", [
-        (INV, 155, "private int lowWater = 5;", "private int lowWater = 10;"),
-        (INV, 160, "if (level < lowWater) {", "if (level <= lowWater) {"),
-    ], "-U0")
+    repo, diff = _make_patch(
+        tmp_path,
+        "java-project",
+        [
+            (INV, 155, "private int lowWater = 5;", "private int lowWater = 10;"),
+            (INV, 160, "if (level < lowWater) {", "if (level <= lowWater) {"),
+        ],
+        "-U0",
+    )
     result = hunkmetrics.proximity(diff, source=(repo, "base"))
     assert result.label == "Cluster"
     assert (result.files, result.classes, result.methods) == (1, 1, 1)
@@ -323,11 +371,20 @@ def test_field_next_to_a_method_is_cluster(tmp_path: Path) -> None:
 def test_two_hunks_in_an_inner_class_method_are_nucleus(tmp_path: Path) -> None:
     # -U0, lines 159 and 161, both in the inner class's Auditor.changed(String,int)
     # (157-163) → Nucleus, and the method is the inner class's.
-    repo, diff = _make_patch(tmp_path, "java-project", [
-        (INV, 159, 'LOG.fine(() -> warehouse + "/" + sku + " -> " + level);',
-         'LOG.finer(() -> warehouse + "/" + sku + " -> " + level);'),
-        (INV, 161, "warnLater(sku).run();", "warnLater(sku.trim()).run();"),
-    ], "-U0")
+    repo, diff = _make_patch(
+        tmp_path,
+        "java-project",
+        [
+            (
+                INV,
+                159,
+                'LOG.fine(() -> warehouse + "/" + sku + " -> " + level);',
+                'LOG.finer(() -> warehouse + "/" + sku + " -> " + level);',
+            ),
+            (INV, 161, "warnLater(sku).run();", "warnLater(sku.trim()).run();"),
+        ],
+        "-U0",
+    )
     result = hunkmetrics.proximity(diff, source=(repo, "base"))
     assert result.label == "Nucleus"
     assert "com.acme.core.Inventory.Auditor.changed(String,int)" in result.reason
@@ -339,11 +396,22 @@ def test_two_hunks_in_one_function_of_a_renamed_file_are_nucleus(tmp_path: Path)
     # edited, both in convert(amount,source,target) (19-27) of the pre-image → one file
     # (the renamed one), one function → Nucleus.
     currency = "src/shop/pricing/currency.py"
-    repo, diff = _make_patch(tmp_path, "python-project", [
-        (currency, 22, "return quantize(amount)", "return quantize(Decimal(amount))"),
-        (currency, 27, "return quantize(amount * rate)",
-         "return quantize(Decimal(amount) * rate)"),
-    ], "-M", "-U1", renames=((currency, "src/shop/pricing/money.py"),))
+    repo, diff = _make_patch(
+        tmp_path,
+        "python-project",
+        [
+            (currency, 22, "return quantize(amount)", "return quantize(Decimal(amount))"),
+            (
+                currency,
+                27,
+                "return quantize(amount * rate)",
+                "return quantize(Decimal(amount) * rate)",
+            ),
+        ],
+        "-M",
+        "-U1",
+        renames=((currency, "src/shop/pricing/money.py"),),
+    )
     assert b"rename from src/shop/pricing/currency.py" in diff
     result = hunkmetrics.proximity(diff, source=(repo, "base"))
     assert len(result.hunk_indices) == 2
@@ -354,6 +422,7 @@ def test_two_hunks_in_one_function_of_a_renamed_file_are_nucleus(tmp_path: Path)
 # --------------------------------------------------------------------------------------
 # Profiles and the cutoff.
 # --------------------------------------------------------------------------------------
+
 
 def test_package_of_each_profile() -> None:
     path = "src/main/java/com/acme/core/Inventory.java"
@@ -372,21 +441,25 @@ def test_default_cutoff_is_half_the_median_depth_rounded_down() -> None:
     assert default_cutoff([("a",), ("b",), ("c", "d", "e")]) == 0  # median 1 → 0
 
 
-@pytest.mark.parametrize(("stem", "label", "prefix"), [
-    # birch packages: util → main/java/com/acme/core/util, other → main/java/org/other.
-    # Shared main/java = 2 ≤ 3 → Fragment (default said Sprawl: see HAND_CLASS).
-    ("java_packages_far", "Fragment", ("main", "java")),
-    # core/util/io → main/java/com/acme/{core,core/util,io}: min shared main/java/com/acme
-    # = 4 > 3 → Sprawl.
-    ("java_packages_near", "Sprawl", ("main", "java", "com", "acme")),
-    # shop/cart.py → (shop,), pricing files → (shop, pricing): shared 1 ≤ 3 → Fragment.
-    ("python_import_change", "Fragment", ("shop",)),
-    # Same file / package rules as default: one file → Nucleus, one package → Orbit.
-    ("java_two_hunks_one_method", "Nucleus", CORE[1:-1] + ("io",)),
-    ("java_several_files_one_package", "Orbit", CORE[1:]),
-])
-def test_birch_profile(stem: str, label: str, prefix: tuple[str, ...],
-                       repos: dict[str, Path]) -> None:
+@pytest.mark.parametrize(
+    ("stem", "label", "prefix"),
+    [
+        # birch packages: util → main/java/com/acme/core/util, other → main/java/org/other.
+        # Shared main/java = 2 ≤ 3 → Fragment (default said Sprawl: see HAND_CLASS).
+        ("java_packages_far", "Fragment", ("main", "java")),
+        # core/util/io → main/java/com/acme/{core,core/util,io}: min shared main/java/com/acme
+        # = 4 > 3 → Sprawl.
+        ("java_packages_near", "Sprawl", ("main", "java", "com", "acme")),
+        # shop/cart.py → (shop,), pricing files → (shop, pricing): shared 1 ≤ 3 → Fragment.
+        ("python_import_change", "Fragment", ("shop",)),
+        # Same file / package rules as default: one file → Nucleus, one package → Orbit.
+        ("java_two_hunks_one_method", "Nucleus", CORE[1:-1] + ("io",)),
+        ("java_several_files_one_package", "Orbit", CORE[1:]),
+    ],
+)
+def test_birch_profile(
+    stem: str, label: str, prefix: tuple[str, ...], repos: dict[str, Path]
+) -> None:
     result = _with_sources(stem, repos, profile="birch")
     assert result.profile == "birch"
     assert result.cutoff == 3
@@ -445,8 +518,9 @@ def test_cutoff_override_turns_fragment_into_sprawl() -> None:
 def test_cutoff_override_on_a_fixture(repos: dict[str, Path]) -> None:
     # java_packages_far: shared src/main/java = 3; default cutoff 2 → Sprawl; cutoff 3 →
     # 3 ≤ 3 → Fragment.
-    result = hunkmetrics.proximity(PATCHES / "java_packages_far.diff", cutoff=3,
-                                   source=(repos["java-project"], "base"))
+    result = hunkmetrics.proximity(
+        PATCHES / "java_packages_far.diff", cutoff=3, source=(repos["java-project"], "base")
+    )
     assert (result.label, result.cutoff) == ("Fragment", 3)
 
 
@@ -456,8 +530,7 @@ def test_cli_sprawl_cutoff(tmp_path: Path) -> None:
     plain = runner.invoke(app, ["proximity", str(patch), "--format", "json"])
     assert plain.exit_code == 0, plain.output
     assert json.loads(plain.stdout)["proximity"]["class"] == "Sprawl"
-    cut = runner.invoke(app, ["proximity", str(patch), "--sprawl-cutoff", "2",
-                              "--format", "json"])
+    cut = runner.invoke(app, ["proximity", str(patch), "--sprawl-cutoff", "2", "--format", "json"])
     assert cut.exit_code == 0, cut.output
     document = json.loads(cut.stdout)
     assert document["schema"] == "hunkmetrics/proximity/v1"
@@ -467,29 +540,52 @@ def test_cli_sprawl_cutoff(tmp_path: Path) -> None:
 
 
 def test_cli_with_sources_and_table(repos: dict[str, Path]) -> None:
-    result = runner.invoke(app, ["proximity", str(PATCHES / "java_two_hunks_one_method.diff"),
-                                 "--repo", str(repos["java-project"]), "--rev", "base"])
+    result = runner.invoke(
+        app,
+        [
+            "proximity",
+            str(PATCHES / "java_two_hunks_one_method.diff"),
+            "--repo",
+            str(repos["java-project"]),
+            "--rev",
+            "base",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "Nucleus" in result.stdout
     assert "readBatches" in result.stdout
 
 
 def test_cli_birch_profile() -> None:
-    result = runner.invoke(app, ["proximity", str(PATCHES / "java_packages_far.diff"),
-                                 "--profile", "birch", "--format", "json"])
+    result = runner.invoke(
+        app,
+        [
+            "proximity",
+            str(PATCHES / "java_packages_far.diff"),
+            "--profile",
+            "birch",
+            "--format",
+            "json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     prox = json.loads(result.stdout)["proximity"]
     assert (prox["class"], prox["cutoff"], prox["shared_package_prefix"]) == (
-        "Fragment", 3, "main/java")
+        "Fragment",
+        3,
+        "main/java",
+    )
 
 
 # --------------------------------------------------------------------------------------
 # Fewer than two hunks; no sources.
 # --------------------------------------------------------------------------------------
 
+
 def test_fewer_than_two_hunks_has_no_class(repos: dict[str, Path]) -> None:
-    one = hunkmetrics.proximity(PATCHES / "java_hunk_spans_two_methods.diff",
-                                source=(repos["java-project"], "base"))
+    one = hunkmetrics.proximity(
+        PATCHES / "java_hunk_spans_two_methods.diff", source=(repos["java-project"], "base")
+    )
     assert one.label is None and one.to_dict()["class"] is None
     assert len(one.hunk_indices) == 1
     assert hunkmetrics.proximity(PATCHES / "java_hunk_spans_two_methods.diff").label is None
@@ -497,15 +593,17 @@ def test_fewer_than_two_hunks_has_no_class(repos: dict[str, Path]) -> None:
     assert hunkmetrics.proximity(("diff --git" + single).encode()).label is None
 
 
-@pytest.mark.parametrize(("stem", "unplaced"), [
-    # Both hunks of readBatches() (26-54) show no method declaration in their context
-    # (28-34 and 46-52): neither can be placed from the diff alone.
-    ("java_two_hunks_one_method", (0, 1)),
-    # Hunk 0 (88-94) shows `def checkout(` at line 90; hunk 1 (97-103) shows none.
-    ("python_two_hunks_one_method", (1,)),
-])
-def test_without_sources_unplaced_hunks_are_named(stem: str,
-                                                  unplaced: tuple[int, ...]) -> None:
+@pytest.mark.parametrize(
+    ("stem", "unplaced"),
+    [
+        # Both hunks of readBatches() (26-54) show no method declaration in their context
+        # (28-34 and 46-52): neither can be placed from the diff alone.
+        ("java_two_hunks_one_method", (0, 1)),
+        # Hunk 0 (88-94) shows `def checkout(` at line 90; hunk 1 (97-103) shows none.
+        ("python_two_hunks_one_method", (1,)),
+    ],
+)
+def test_without_sources_unplaced_hunks_are_named(stem: str, unplaced: tuple[int, ...]) -> None:
     # With sources these are Nucleus; from the diff alone the method of some hunks is
     # unknown, so the result must not be a silent Nucleus: a warning names the hunks.
     result = hunkmetrics.proximity(PATCHES / f"{stem}.diff")
@@ -526,8 +624,9 @@ def test_cli_without_sources_warns_on_stderr() -> None:
 
 
 def test_characterize_reports_the_same_class(repos: dict[str, Path]) -> None:
-    result = hunkmetrics.characterize(PATCHES / "java_packages_far.diff",
-                                      source=(repos["java-project"], "base"))
+    result = hunkmetrics.characterize(
+        PATCHES / "java_packages_far.diff", source=(repos["java-project"], "base")
+    )
     assert result.proximity.label == "Sprawl"
     assert result.to_dict()["proximity"]["class"] == "Sprawl"
 
@@ -536,6 +635,7 @@ def test_characterize_reports_the_same_class(repos: dict[str, Path]) -> None:
 # The Hunk4J sample: profile birch, no sources, the patches as shipped.
 # --------------------------------------------------------------------------------------
 
+
 def test_hunk4j_sample_classes(sample_dir: Path) -> None:
     with (sample_dir / "reference.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
@@ -543,8 +643,9 @@ def test_hunk4j_sample_classes(sample_dir: Path) -> None:
     wrong = []
     for row in rows:
         published = row["proximity_class"]
-        result = hunkmetrics.proximity(sample_dir / "patches" / f"{row['bug_id']}.diff",
-                                       profile="birch")
+        result = hunkmetrics.proximity(
+            sample_dir / "patches" / f"{row['bug_id']}.diff", profile="birch"
+        )
         if published in ("Orbit", "Sprawl", "Fragment"):
             ok = result.label == published
         else:

@@ -51,17 +51,37 @@ runner = CliRunner()
 # ---------------------------------------------------------------- synthetic inputs
 
 
-def record(rid: str, div: float, hunks: int, label: str | None,
-           fingerprint: str = FP1, profile: str = "default") -> dict:
+def record(
+    rid: str,
+    div: float,
+    hunks: int,
+    label: str | None,
+    fingerprint: str = FP1,
+    profile: str = "default",
+) -> dict:
     """A minimal results line: what a batch run writes, cut to what the report reads."""
-    return {"id": rid, "error": None, "schema": "hunkmetrics/characterize/v1",
-            "tool": {"name": "hunkmetrics", "version": "0.1.0"},
-            "config": {"profile": profile, "distributed_weight": 2.0, "cutoff": None,
-                       "hunking": "as-given", "reverse": False, "fingerprint": fingerprint},
-            "profile": profile, "hunk_count": hunks,
-            "divergence": {"value": div, "means": {"lexical": 0.5, "structural": 0.5,
-                                                   "file": 0.0}, "pairs": []},
-            "proximity": {"class": label}}
+    return {
+        "id": rid,
+        "error": None,
+        "schema": "hunkmetrics/characterize/v1",
+        "tool": {"name": "hunkmetrics", "version": "0.1.0"},
+        "config": {
+            "profile": profile,
+            "distributed_weight": 2.0,
+            "cutoff": None,
+            "hunking": "as-given",
+            "reverse": False,
+            "fingerprint": fingerprint,
+        },
+        "profile": profile,
+        "hunk_count": hunks,
+        "divergence": {
+            "value": div,
+            "means": {"lexical": 0.5, "structural": 0.5, "file": 0.0},
+            "pairs": [],
+        },
+        "proximity": {"class": label},
+    }
 
 
 def failed(rid: str, message: str = "SourceError: sources do not match") -> dict:
@@ -69,8 +89,10 @@ def failed(rid: str, message: str = "SourceError: sources do not match") -> dict
 
 
 def write_jsonl(path: Path, lines: list[dict | str]) -> Path:
-    path.write_text("".join((json.dumps(x) if isinstance(x, dict) else x) + "\n"
-                            for x in lines), encoding="utf-8")
+    path.write_text(
+        "".join((json.dumps(x) if isinstance(x, dict) else x) + "\n" for x in lines),
+        encoding="utf-8",
+    )
     return path
 
 
@@ -82,8 +104,14 @@ def write_jsonl(path: Path, lines: list[dict | str]) -> Path:
 #   b4  0.5   2  Cluster    no        yes       no
 #   b5  1.0   5  Fragment   no        no        yes
 #   b6  1.2   6  Fragment   no        yes       (empty)
-STUDY = [("b1", 0.2, 2, "Cluster"), ("b2", 0.4, 3, "Cluster"), ("b3", 0.9, 4, "Cluster"),
-         ("b4", 0.5, 2, "Cluster"), ("b5", 1.0, 5, "Fragment"), ("b6", 1.2, 6, "Fragment")]
+STUDY = [
+    ("b1", 0.2, 2, "Cluster"),
+    ("b2", 0.4, 3, "Cluster"),
+    ("b3", 0.9, 4, "Cluster"),
+    ("b4", 0.5, 2, "Cluster"),
+    ("b5", 1.0, 5, "Fragment"),
+    ("b6", 1.2, 6, "Fragment"),
+]
 OUTCOMES = """id,agent,fixed,localized
 b1,A,true,true
 b2,A,1,yes
@@ -103,8 +131,9 @@ ghost,A,true,true
 
 @pytest.fixture
 def study(tmp_path: Path) -> tuple[Path, Path]:
-    results = write_jsonl(tmp_path / "results.jsonl",
-                          [record(*row) for row in STUDY] + [failed("broken")])
+    results = write_jsonl(
+        tmp_path / "results.jsonl", [record(*row) for row in STUDY] + [failed("broken")]
+    )
     outcomes = tmp_path / "outcomes.csv"
     outcomes.write_text(OUTCOMES, encoding="utf-8")
     return results, outcomes
@@ -161,8 +190,7 @@ def test_roc_points_enclose_the_auc() -> None:
         neg = [rng.randint(0, 5) / 2 for _ in range(rng.randint(1, 8))]
         points = roc_points(pos, neg)
         assert points[0] == (0.0, 0.0) and points[-1] == (1.0, 1.0)
-        area = sum((x1 - x0) * (y0 + y1) / 2
-                   for (x0, y0), (x1, y1) in itertools.pairwise(points))
+        area = sum((x1 - x0) * (y0 + y1) / 2 for (x0, y0), (x1, y1) in itertools.pairwise(points))
         assert area == pytest.approx(auc(pos, neg))
     assert roc_points([], [1]) == []
 
@@ -170,26 +198,44 @@ def test_roc_points_enclose_the_auc() -> None:
 # ---------------------------------------------------------------- outcomes CSV
 
 
-@pytest.mark.parametrize(("text", "value"), [
-    ("true", True), ("TRUE", True), (" yes ", True), ("1", True), ("Yes", True),
-    ("false", False), ("No", False), ("0", False), ("", None), ("maybe", None), ("2", None)])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("true", True),
+        ("TRUE", True),
+        (" yes ", True),
+        ("1", True),
+        ("Yes", True),
+        ("false", False),
+        ("No", False),
+        ("0", False),
+        ("", None),
+        ("maybe", None),
+        ("2", None),
+    ],
+)
 def test_parse_bool(text: str, value: bool | None) -> None:
     assert parse_bool(text) is value
 
 
 def test_outcomes_any_column_order_case_bom_and_extras(tmp_path: Path) -> None:
     path = tmp_path / "o.csv"
-    path.write_text("\ufeffAgent, FIXED ,notes,ID\ncodex,yes,hard one,Lang_1\n\n"
-                    "codex,0,,Lang_2\nclaude,1,,Lang_1\ncodex,true,,Lang_2\n",
-                    encoding="utf-8")
+    path.write_text(
+        "\ufeffAgent, FIXED ,notes,ID\ncodex,yes,hard one,Lang_1\n\n"
+        "codex,0,,Lang_2\nclaude,1,,Lang_1\ncodex,true,,Lang_2\n",
+        encoding="utf-8",
+    )
     outcomes = load_outcomes(path)
     assert not outcomes.has_localized
     assert outcomes.agents == ["claude", "codex"]
     # Lang_2/codex appears twice: the later line (true) wins and is counted.
     assert outcomes.duplicates == 1
     got = {(o.id, o.agent): (o.fixed, o.localized) for o in outcomes.rows}
-    assert got == {("Lang_1", "codex"): (True, None), ("Lang_1", "claude"): (True, None),
-                   ("Lang_2", "codex"): (True, None)}
+    assert got == {
+        ("Lang_1", "codex"): (True, None),
+        ("Lang_1", "claude"): (True, None),
+        ("Lang_2", "codex"): (True, None),
+    }
 
 
 def test_outcomes_localized_column(study) -> None:
@@ -201,8 +247,9 @@ def test_outcomes_localized_column(study) -> None:
     assert got["b1", "B"] is None
 
 
-@pytest.mark.parametrize("header", ["id,agent", "bug,agent,fixed", "", "id,agent,fixed,id",
-                                    "id;agent;fixed"])
+@pytest.mark.parametrize(
+    "header", ["id,agent", "bug,agent,fixed", "", "id,agent,fixed,id", "id;agent;fixed"]
+)
 def test_bad_outcomes_header_is_an_input_error(tmp_path: Path, header: str) -> None:
     path = tmp_path / "o.csv"
     path.write_text(header + ("\n" if header else ""), encoding="utf-8")
@@ -211,11 +258,15 @@ def test_bad_outcomes_header_is_an_input_error(tmp_path: Path, header: str) -> N
     assert "\n" not in str(caught.value)
 
 
-@pytest.mark.parametrize(("row", "message"), [
-    ("b1,A,maybe", r"o\.csv:3: fixed must be"),
-    ("b1,A,true,perhaps", r"o\.csv:3: localized must be"),
-    (",A,true", r"o\.csv:3: empty id"),
-    ("b1,,true", r"o\.csv:3: empty agent")])
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("b1,A,maybe", r"o\.csv:3: fixed must be"),
+        ("b1,A,true,perhaps", r"o\.csv:3: localized must be"),
+        (",A,true", r"o\.csv:3: empty id"),
+        ("b1,,true", r"o\.csv:3: empty agent"),
+    ],
+)
 def test_bad_outcome_value_names_the_line(tmp_path: Path, row: str, message: str) -> None:
     path = tmp_path / "o.csv"
     path.write_text(f"id,agent,fixed,localized\nb0,A,true,\n{row}\n", encoding="utf-8")
@@ -232,12 +283,24 @@ def test_missing_outcomes_file(tmp_path: Path) -> None:
 
 
 def test_results_reading_counts_bad_lines_and_keeps_the_last_duplicate(tmp_path) -> None:
-    path = write_jsonl(tmp_path / "r.jsonl", [
-        record("x", 0.3, 2, "Cluster"), failed("y"), "[1, 2]", record("x", 0.7, 3, "Orbit"),
-        {"id": "z", "error": None, "hunk_count": 2},  # no divergence: reported as an error
-        {"id": 5, "error": None, "hunk_count": 1, "divergence": {"value": 0, "means": {}},
-         "proximity": {"class": None}},
-        '{"id": "torn", "err'])
+    path = write_jsonl(
+        tmp_path / "r.jsonl",
+        [
+            record("x", 0.3, 2, "Cluster"),
+            failed("y"),
+            "[1, 2]",
+            record("x", 0.7, 3, "Orbit"),
+            {"id": "z", "error": None, "hunk_count": 2},  # no divergence: reported as an error
+            {
+                "id": 5,
+                "error": None,
+                "hunk_count": 1,
+                "divergence": {"value": 0, "means": {}},
+                "proximity": {"class": None},
+            },
+            '{"id": "torn", "err',
+        ],
+    )
     results = load_results(path)
     assert results.unreadable == [3, 7]
     assert results.duplicates == 1
@@ -252,8 +315,9 @@ def test_results_reading_counts_bad_lines_and_keeps_the_last_duplicate(tmp_path)
 def test_a_real_characterize_document_is_read(tmp_path: Path) -> None:
     """The reader follows the real `hunkmetrics/characterize/v1` document, not only the
     hand-made dicts of these tests."""
-    document = hunkmetrics.characterize(ROOT / "fixtures/patches/java_packages_near.diff",
-                                        repo=ROOT / "fixtures/java-project").to_dict()
+    document = hunkmetrics.characterize(
+        ROOT / "fixtures/patches/java_packages_near.diff", repo=ROOT / "fixtures/java-project"
+    ).to_dict()
     path = write_jsonl(tmp_path / "r.jsonl", [{"id": "near", "error": None, **document}])
     (got,) = load_results(path).records
     assert got.ok
@@ -271,7 +335,12 @@ def test_missing_results_file(tmp_path: Path) -> None:
 
 def test_class_order() -> None:
     assert class_order({NO_CLASS, "Fragment", "Weird", "Nucleus", "Orbit"}) == [
-        "Nucleus", "Orbit", "Fragment", "Weird", NO_CLASS]
+        "Nucleus",
+        "Orbit",
+        "Fragment",
+        "Weird",
+        NO_CLASS,
+    ]
 
 
 # ---------------------------------------------------------------- Table 3 by hand
@@ -282,8 +351,14 @@ def test_class_table_by_hand(study) -> None:
     joined = join(load_results(results), load_outcomes(outcomes))
     assert joined.missing_ids == ["ghost"] and joined.errored_ids == []
     rows = {(r.agent, r.label): r for r in class_rows(joined)}
-    assert list(rows) == [("A", "Cluster"), ("A", "Fragment"), ("A", ALL),
-                          ("B", "Cluster"), ("B", "Fragment"), ("B", ALL)]
+    assert list(rows) == [
+        ("A", "Cluster"),
+        ("A", "Fragment"),
+        ("A", ALL),
+        ("B", "Cluster"),
+        ("B", "Fragment"),
+        ("B", ALL),
+    ]
 
     # A, Cluster: fixed b1 b2 b3 = 0.2 0.4 0.9 → median 0.4, mean 1.5/3 = 0.5, max 0.9;
     # unfixed b4 = 0.5; 3 of 4 fixed = 75%.
@@ -340,16 +415,38 @@ def test_auc_and_localization_by_hand(study) -> None:
 def test_table_numbers_appear_in_the_page(study) -> None:
     results, outcomes = study
     page = build_report(results, outcomes).html
-    table = page[page.index('id="table-classes"'):]
-    table = table[:table.index("</table>")]
+    table = page[page.index('id="table-classes"') :]
+    table = table[: table.index("</table>")]
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", table)
     # A, Cluster row: bugs 4 | fixed n 3, median, mean, max | unfixed n 1, … | % fixed
     start = cells.index("Cluster")
-    assert cells[start:start + 11] == ["Cluster", "4", "3", "0.400", "0.500", "0.900",
-                                       "1", "0.500", "0.500", "0.500", "75.0%"]
+    assert cells[start : start + 11] == [
+        "Cluster",
+        "4",
+        "3",
+        "0.400",
+        "0.500",
+        "0.900",
+        "1",
+        "0.500",
+        "0.500",
+        "0.500",
+        "75.0%",
+    ]
     start = cells.index("Fragment")
-    assert cells[start:start + 11] == ["Fragment", "2", "0", "—", "—", "—",
-                                       "2", "1.100", "1.100", "1.200", "0.0%"]
+    assert cells[start : start + 11] == [
+        "Fragment",
+        "2",
+        "0",
+        "—",
+        "—",
+        "—",
+        "2",
+        "1.100",
+        "1.100",
+        "1.200",
+        "0.0%",
+    ]
     assert "0.889" in page  # A's divergence AUC
     assert "60.0%" in page  # A's localization rate
 
@@ -357,13 +454,27 @@ def test_table_numbers_appear_in_the_page(study) -> None:
 # ---------------------------------------------------------------- the page
 
 
-SECTIONS = ["Summary", "Patches", "Proximity classes", "Divergence",
-            "Divergence against hunk count", "Divergence by proximity class",
-            "Agent outcomes", "Fixed and unfixed bugs", "Fixed per proximity class",
-            "Divergence of fixed and unfixed bugs per class", "Localization",
-            "Predicting failure", "ROC curves", "Errors"]
-EXTERNAL = re.compile(r"""\b(?:src|href|xlink:href|action|poster|data)\s*=\s*["']?\s*"""
-                      r"""(?:[a-z][a-z0-9+.-]*:)?//""", re.IGNORECASE)
+SECTIONS = [
+    "Summary",
+    "Patches",
+    "Proximity classes",
+    "Divergence",
+    "Divergence against hunk count",
+    "Divergence by proximity class",
+    "Agent outcomes",
+    "Fixed and unfixed bugs",
+    "Fixed per proximity class",
+    "Divergence of fixed and unfixed bugs per class",
+    "Localization",
+    "Predicting failure",
+    "ROC curves",
+    "Errors",
+]
+EXTERNAL = re.compile(
+    r"""\b(?:src|href|xlink:href|action|poster|data)\s*=\s*["']?\s*"""
+    r"""(?:[a-z][a-z0-9+.-]*:)?//""",
+    re.IGNORECASE,
+)
 
 
 def assert_self_contained(page: str) -> None:
@@ -397,14 +508,15 @@ def test_full_page_is_self_contained_with_every_figure(study) -> None:
     assert page.count("<svg ") == 7
     assert len(set(re.findall(r'\bid="([^"]+)"', page))) == len(re.findall(r'\bid="', page))
     assert "Warning:" in page and "ghost" in page  # the outcome id not in the results
-    assert report.warnings == ("1 outcome id(s) are not in the results and are left out: "
-                               "ghost",)
-    assert "broken" in page[page.index('id="errors"'):]
+    assert report.warnings == ("1 outcome id(s) are not in the results and are left out: ghost",)
+    assert "broken" in page[page.index('id="errors"') :]
 
 
 def test_mixed_fingerprints_are_warned_about(tmp_path: Path) -> None:
-    path = write_jsonl(tmp_path / "r.jsonl", [
-        record("a", 0.3, 2, "Cluster", FP1), record("b", 0.6, 3, "Orbit", FP2, "birch")])
+    path = write_jsonl(
+        tmp_path / "r.jsonl",
+        [record("a", 0.3, 2, "Cluster", FP1), record("b", 0.6, 3, "Orbit", FP2, "birch")],
+    )
     report = build_report(path)
     assert any("mix 2 different configurations" in w for w in report.warnings)
     assert "Warning:</strong> these results mix 2 different configurations" in report.html
@@ -421,8 +533,9 @@ def test_empty_results(tmp_path: Path) -> None:
 
 
 def test_only_errors(tmp_path: Path) -> None:
-    path = write_jsonl(tmp_path / "r.jsonl", [failed("e1", "PatchError: empty <diff>"),
-                                              failed("e2")])
+    path = write_jsonl(
+        tmp_path / "r.jsonl", [failed("e1", "PatchError: empty <diff>"), failed("e2")]
+    )
     outcomes = tmp_path / "o.csv"
     outcomes.write_text("id,agent,fixed\ne1,A,true\n", encoding="utf-8")
     report = build_report(path, outcomes)
@@ -431,13 +544,14 @@ def test_only_errors(tmp_path: Path) -> None:
     assert "every line is an error" in report.html
     assert "No outcome matches a characterized record" in report.html
     assert "PatchError: empty &lt;diff&gt;" in report.html  # escaped
-    errors = report.html[report.html.index('id="errors"'):]
+    errors = report.html[report.html.index('id="errors"') :]
     assert "e1" in errors and "e2" in errors
 
 
 def test_single_class_and_single_hunk_patches(tmp_path: Path) -> None:
-    path = write_jsonl(tmp_path / "r.jsonl", [record("a", 0.3, 2, "Cluster"),
-                                              record("b", 0.3, 2, "Cluster")])
+    path = write_jsonl(
+        tmp_path / "r.jsonl", [record("a", 0.3, 2, "Cluster"), record("b", 0.3, 2, "Cluster")]
+    )
     outcomes = tmp_path / "o.csv"
     outcomes.write_text("id,agent,fixed\na,A,1\nb,A,1\n", encoding="utf-8")  # nothing unfixed
     report = build_report(path, outcomes)
@@ -503,8 +617,7 @@ def test_cli_bad_outcomes_header_is_one_line_exit_2(tmp_path: Path, study) -> No
     assert not out.exists()
 
 
-@pytest.mark.parametrize("case", ["missing results", "missing outcomes", "bad value",
-                                  "directory"])
+@pytest.mark.parametrize("case", ["missing results", "missing outcomes", "bad value", "directory"])
 def test_cli_input_errors_exit_2(tmp_path: Path, study, case: str) -> None:
     results, outcomes = study
     if case == "missing results":
@@ -541,12 +654,25 @@ def test_cli_needs_no_display(tmp_path: Path, study) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["MPLBACKEND"] = "TkAgg"
     out = tmp_path / "report.html"
-    done = subprocess.run([sys.executable, "-m", "hunkmetrics", "report", str(results),
-                           "--outcomes", str(outcomes), "--out", str(out)],
-                          env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hunkmetrics",
+            "report",
+            str(results),
+            "--outcomes",
+            str(outcomes),
+            "--out",
+            str(out),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert out.read_text(encoding="utf-8").count("<svg ") == 7
-
 
 
 def test_the_page_is_the_same_from_run_to_run(study) -> None:
@@ -556,8 +682,10 @@ def test_the_page_is_the_same_from_run_to_run(study) -> None:
 
 def test_names_from_the_inputs_cannot_inject_markup(tmp_path: Path) -> None:
     evil = "<script>alert(1)</script>--><img src=x onerror=alert(1)>"
-    path = write_jsonl(tmp_path / "r.jsonl", [record(evil, 0.3, 2, "Cluster"),
-                                              record("b", 0.6, 3, evil), failed("c", evil)])
+    path = write_jsonl(
+        tmp_path / "r.jsonl",
+        [record(evil, 0.3, 2, "Cluster"), record("b", 0.6, 3, evil), failed("c", evil)],
+    )
     outcomes = tmp_path / "o.csv"
     outcomes.write_text(f"id,agent,fixed\n{evil},{evil},1\nb,{evil},0\n", encoding="utf-8")
     report = build_report(path, outcomes)

@@ -28,16 +28,29 @@ from test_report import OUTCOMES, STUDY, failed, record, write_jsonl
 from hunkmetrics.report import write_report
 
 CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
-                                reason="/usr/bin/chromium is absent: apt-get install -y "
-                                "chromium to run the browser tests")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="/usr/bin/chromium is absent: apt-get install -y chromium to run the browser tests",
+)
 pytest.importorskip("matplotlib")
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-extensions", "--disable-default-apps", "--mute-audio",
-         "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
-         "--remote-debugging-pipe"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--disable-default-apps",
+    "--mute-audio",
+    "--hide-scrollbars",
+    "--enable-logging=stderr",
+    "--v=0",
+    "--remote-debugging-pipe",
+]
 WIDTH = 1280
 TIMEOUT = 60.0
 
@@ -78,10 +91,13 @@ class Chromium:
 
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
-                [str(CHROMIUM), *FLAGS, f"--user-data-dir={workdir / 'profile'}",
-                 "about:blank"],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=log, close_fds=False,
-                preexec_fn=as_fd_3_and_4)
+                [str(CHROMIUM), *FLAGS, f"--user-data-dir={workdir / 'profile'}", "about:blank"],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                close_fds=False,
+                preexec_fn=as_fd_3_and_4,
+            )
         os.close(to_browser_r)
         os.close(from_browser_w)
         self._messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
@@ -109,11 +125,11 @@ class Chromium:
             raise RuntimeError(f"Chromium exited; its log: {self.log_tail()}")
         return message
 
-    def send(self, method: str, params: dict[str, Any] | None = None,
-             session: bool = True) -> dict[str, Any]:
+    def send(
+        self, method: str, params: dict[str, Any] | None = None, session: bool = True
+    ) -> dict[str, Any]:
         self._next_id += 1
-        message: dict[str, Any] = {"id": self._next_id, "method": method,
-                                   "params": params or {}}
+        message: dict[str, Any] = {"id": self._next_id, "method": method, "params": params or {}}
         if session and self.session:
             message["sessionId"] = self.session
         os.write(self._to_browser, json.dumps(message).encode() + b"\0")
@@ -140,13 +156,17 @@ class Chromium:
 
     def open_page(self, height: int = 900) -> None:
         target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)
-        self.session = self.send("Target.attachToTarget",
-                                 {"targetId": target["targetId"], "flatten": True},
-                                 session=False)["sessionId"]
+        self.session = self.send(
+            "Target.attachToTarget",
+            {"targetId": target["targetId"], "flatten": True},
+            session=False,
+        )["sessionId"]
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.send(f"{domain}.enable")
-        self.send("Emulation.setDeviceMetricsOverride",
-                  {"width": WIDTH, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        self.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": WIDTH, "height": height, "deviceScaleFactor": 1, "mobile": False},
+        )
 
     def load(self, url: str) -> None:
         self.events.clear()
@@ -154,17 +174,26 @@ class Chromium:
         self.wait_for("Page.loadEventFired")
 
     def evaluate(self, expression: str) -> Any:
-        result = self.send("Runtime.evaluate", {"expression": expression,
-                                                "returnByValue": True})
+        result = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
         assert "exceptionDetails" not in result, result
         return result["result"]["value"]
 
     def screenshot(self) -> bytes:
         size = self.send("Page.getLayoutMetrics")["cssContentSize"]
-        shot = self.send("Page.captureScreenshot", {
-            "format": "png", "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"],
-                     "scale": 1}})
+        shot = self.send(
+            "Page.captureScreenshot",
+            {
+                "format": "png",
+                "captureBeyondViewport": True,
+                "clip": {
+                    "x": 0,
+                    "y": 0,
+                    "width": size["width"],
+                    "height": size["height"],
+                    "scale": 1,
+                },
+            },
+        )
         return base64.b64decode(shot["data"])
 
     def problems(self) -> list[str]:
@@ -174,18 +203,25 @@ class Chromium:
         for event in self.events:
             method, params = event.get("method"), event.get("params", {})
             if method == "Runtime.consoleAPICalled" and params["type"] in (
-                    "error", "warning", "assert"):
-                text = " ".join(str(a.get("value", a.get("description"))) for a in
-                                params.get("args", []))
+                "error",
+                "warning",
+                "assert",
+            ):
+                text = " ".join(
+                    str(a.get("value", a.get("description"))) for a in params.get("args", [])
+                )
                 found.append(f"console.{params['type']}: {text}")
             elif method == "Runtime.exceptionThrown":
                 details = params["exceptionDetails"]
-                found.append(f"uncaught: {details.get('exception', {}).get('description')}"
-                             f" {details.get('text')}")
-            elif method == "Log.entryAdded" and params["entry"]["level"] in ("error",
-                                                                             "warning"):
-                found.append(f"log {params['entry']['level']}: {params['entry']['text']} "
-                             f"{params['entry'].get('url', '')}")
+                found.append(
+                    f"uncaught: {details.get('exception', {}).get('description')}"
+                    f" {details.get('text')}"
+                )
+            elif method == "Log.entryAdded" and params["entry"]["level"] in ("error", "warning"):
+                found.append(
+                    f"log {params['entry']['level']}: {params['entry']['text']} "
+                    f"{params['entry'].get('url', '')}"
+                )
             elif method == "Network.requestWillBeSent":
                 url = params["request"]["url"]
                 if not url.startswith(("file://", "data:", "about:")):
@@ -239,10 +275,10 @@ def full_study(directory: Path) -> tuple[Path, Path]:
         hunks = 1 + (k * 7) % 12
         label = labels[k % 5] if hunks > 1 else None
         div = round(min(0.95, 0.08 * (k % 12)) * (0.4 + (k % 5) / 5), 3) if hunks > 1 else 0
-        lines.append(record(f"bug{k}", div, hunks, label,
-                            "bbbbbbbbbbbb" if k == 59 else "aaaaaaaaaaaa"))
-    lines += [failed("Closure_1", "SourceError: revision 1a2b3c does not exist"),
-              "not json"]
+        lines.append(
+            record(f"bug{k}", div, hunks, label, "bbbbbbbbbbbb" if k == 59 else "aaaaaaaaaaaa")
+        )
+    lines += [failed("Closure_1", "SourceError: revision 1a2b3c does not exist"), "not json"]
     results = write_jsonl(directory / "results.jsonl", lines)
     text = OUTCOMES
     for k in range(60):
@@ -254,8 +290,7 @@ def full_study(directory: Path) -> tuple[Path, Path]:
     return results, outcomes
 
 
-def test_report_renders_without_errors(browser: Chromium, tmp_path: Path,
-                                       artifacts: Path) -> None:
+def test_report_renders_without_errors(browser: Chromium, tmp_path: Path, artifacts: Path) -> None:
     results, outcomes = full_study(tmp_path)
     out = tmp_path / "report.html"
     report = write_report(results, out, outcomes)
@@ -276,9 +311,15 @@ def test_report_renders_without_errors(browser: Chromium, tmp_path: Path,
         assert svg["w"] > 300 and svg["h"] > 150, figure
         assert svg["x"] >= 0 and svg["x"] + svg["w"] <= WIDTH + 0.5, figure
     assert facts["scrollWidth"] <= facts["innerWidth"]  # nothing runs off to the side
-    for title in ("Summary", "Proximity classes", "Fixed per proximity class",
-                  "Divergence of fixed and unfixed bugs per class", "Localization",
-                  "Predicting failure", "Errors"):
+    for title in (
+        "Summary",
+        "Proximity classes",
+        "Fixed per proximity class",
+        "Divergence of fixed and unfixed bugs per class",
+        "Localization",
+        "Predicting failure",
+        "Errors",
+    ):
         assert title in facts["headings"]
     assert any("mix 2 different configurations" in w for w in facts["warnings"])
     assert any("not JSON records" in w for w in facts["warnings"])
@@ -291,8 +332,9 @@ def test_report_renders_without_errors(browser: Chromium, tmp_path: Path,
         gray = image.convert("L")
         for figure in facts["figures"]:
             (svg,) = figure["svgs"]
-            box = gray.crop((int(svg["x"]), int(svg["y"]), int(svg["x"] + svg["w"]),
-                             int(svg["y"] + svg["h"])))
+            box = gray.crop(
+                (int(svg["x"]), int(svg["y"]), int(svg["x"] + svg["w"]), int(svg["y"] + svg["h"]))
+            )
             histogram = box.histogram()
             ink = sum(histogram[:200]) / (box.width * box.height)
             assert 0.01 < ink < 0.6, (figure["id"], ink)
@@ -316,10 +358,13 @@ def test_the_harness_sees_errors(browser: Chromium, tmp_path: Path) -> None:
     """The checks above can fail: a page with a console error, an uncaught exception,
     a missing image and a remote stylesheet is caught on every count."""
     page = tmp_path / "bad.html"
-    page.write_text("<!DOCTYPE html><html><head><link rel=stylesheet "
-                    "href='https://example.invalid/x.css'></head><body>"
-                    "<img src='missing.png'><script>console.error('boom');"
-                    "nothing_here();</script></body></html>", encoding="utf-8")
+    page.write_text(
+        "<!DOCTYPE html><html><head><link rel=stylesheet "
+        "href='https://example.invalid/x.css'></head><body>"
+        "<img src='missing.png'><script>console.error('boom');"
+        "nothing_here();</script></body></html>",
+        encoding="utf-8",
+    )
     browser.load(page.as_uri())
     problems = "\n".join(browser.problems())
     assert "console.error: boom" in problems

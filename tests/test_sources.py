@@ -13,14 +13,14 @@ from hunkmetrics.sources import GitRevisionReader, WorktreeReader, blob_hash, re
 
 PRE = {
     "src/Calc.java": b"class Calc {\n  int add(int a, int b) {\n    return a - b;\n  }\n"
-                     b"  int twice(int a) {\n    return a;\n  }\n}\n",
+    b"  int twice(int a) {\n    return a;\n  }\n}\n",
     "crlf.txt": b"one\r\ntwo\r\nthree\r\n",
     "tail.txt": b"alpha\nbeta",  # no newline at end of file
     "latin1.txt": b"caf\xe9\nna\xefve\n",
 }
 POST = {
     "src/Calc.java": b"class Calc {\n  int add(int a, int b) {\n    return a + b;\n  }\n"
-                     b"  int twice(int a) {\n    return 2 * a;\n  }\n}\n",
+    b"  int twice(int a) {\n    return 2 * a;\n  }\n}\n",
     "crlf.txt": b"one\r\n2\r\nthree\r\n",
     "tail.txt": b"alpha\ngamma",
     "latin1.txt": b"caf\xe9\nna\xefve!\n",
@@ -29,8 +29,21 @@ POST = {
 
 def git(repo: Path, *args: str) -> str:
     done = subprocess.run(
-        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org",
-         "-c", "core.autocrlf=false", *args], capture_output=True, check=True)
+        [
+            "git",
+            "-C",
+            str(repo),
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.org",
+            "-c",
+            "core.autocrlf=false",
+            *args,
+        ],
+        capture_output=True,
+        check=True,
+    )
     return done.stdout.decode()
 
 
@@ -54,8 +67,9 @@ def repo(tmp_path: Path) -> tuple[Path, bytes]:
     write(root, POST)
     git(root, "commit", "-qam", "post")
     git(root, "tag", "post")
-    diff = subprocess.run(["git", "-C", str(root), "diff", "--binary", "pre", "post"],
-                          capture_output=True, check=True).stdout
+    diff = subprocess.run(
+        ["git", "-C", str(root), "diff", "--binary", "pre", "post"], capture_output=True, check=True
+    ).stdout
     return root, diff
 
 

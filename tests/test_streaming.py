@@ -17,8 +17,9 @@ PATCHES = Path(__file__).resolve().parents[1] / "fixtures" / "patches"
 runner = CliRunner()
 
 
-@pytest.mark.parametrize("stem", ["java_overloads", "java_hunk_spans_two_methods",
-                                  "java_several_methods_one_file"])
+@pytest.mark.parametrize(
+    "stem", ["java_overloads", "java_hunk_spans_two_methods", "java_several_methods_one_file"]
+)
 @pytest.mark.parametrize("command", ["divergence", "characterize"])
 def test_streamed_json_equals_the_library_document(stem: str, command: str) -> None:
     """java_hunk_spans_two_methods has one hunk: its pairs stream as an empty list."""
@@ -26,8 +27,11 @@ def test_streamed_json_equals_the_library_document(stem: str, command: str) -> N
     result = runner.invoke(app, [command, patch, "--format", "json"])
     assert result.exit_code == 0, result.output
     streamed = json.loads(result.stdout)
-    library = (hunkmetrics.characterize(patch).to_dict() if command == "characterize"
-               else {"divergence": hunkmetrics.divergence(patch).to_dict()})
+    library = (
+        hunkmetrics.characterize(patch).to_dict()
+        if command == "characterize"
+        else {"divergence": hunkmetrics.divergence(patch).to_dict()}
+    )
     assert streamed["divergence"] == library["divergence"]
 
 
@@ -46,8 +50,9 @@ def test_pair_rows_is_a_sequence_of_the_same_dicts() -> None:
 
 
 def test_streamed_csv_has_a_row_per_pair() -> None:
-    result = runner.invoke(app, ["divergence", str(PATCHES / "java_packages_near.diff"),
-                                 "--format", "csv"])
+    result = runner.invoke(
+        app, ["divergence", str(PATCHES / "java_packages_near.diff"), "--format", "csv"]
+    )
     assert result.exit_code == 0
     lines = result.stdout.strip().splitlines()
     assert lines[0] == "i,j,lexical,structural,file,gamma,value"

@@ -137,14 +137,47 @@ MAX_BLOCKS = 8  # file blocks up to which every block order is tried when realig
 EXCLUDED_FROM_CLEAN = ("Mockito_6",)  # see README: published S there is not a tree distance
 
 COLUMNS = [
-    "kind", "bug_id", "project", "status", "hunk_i", "hunk_j", "same_file", "file_i",
-    "file_j", "lexical", "pub_lexical", "lexical_aligned", "file", "pub_file",
-    "structural", "pub_ast", "abs_err_structural", "pub_ast_realigned",
-    "abs_err_structural_realigned", "edges", "diameter", "pub_edges_at_our_diameter",
-    "s_alt_contained", "s_alt_postimage", "pair_value", "pub_pair_value",
-    "hunk_count", "pub_hunk_count", "divergence", "pub_divergence", "abs_err_divergence",
-    "divergence_with_pub_ast", "avg_structural", "pub_avg_ast", "pub_order", "split",
-    "pub_class", "split_agrees", "methods", "fixed_commit", "message",
+    "kind",
+    "bug_id",
+    "project",
+    "status",
+    "hunk_i",
+    "hunk_j",
+    "same_file",
+    "file_i",
+    "file_j",
+    "lexical",
+    "pub_lexical",
+    "lexical_aligned",
+    "file",
+    "pub_file",
+    "structural",
+    "pub_ast",
+    "abs_err_structural",
+    "pub_ast_realigned",
+    "abs_err_structural_realigned",
+    "edges",
+    "diameter",
+    "pub_edges_at_our_diameter",
+    "s_alt_contained",
+    "s_alt_postimage",
+    "pair_value",
+    "pub_pair_value",
+    "hunk_count",
+    "pub_hunk_count",
+    "divergence",
+    "pub_divergence",
+    "abs_err_divergence",
+    "divergence_with_pub_ast",
+    "avg_structural",
+    "pub_avg_ast",
+    "pub_order",
+    "split",
+    "pub_class",
+    "split_agrees",
+    "methods",
+    "fixed_commit",
+    "message",
 ]
 
 
@@ -179,8 +212,9 @@ def mirror_map(spec: str) -> dict[str, Path]:
 
 def has_commit(repo: Path, commit: str) -> bool:
     where = ["--git-dir", str(repo)] if (repo / "objects").is_dir() else ["-C", str(repo)]
-    done = subprocess.run(["git", *where, "cat-file", "-e", f"{commit}^{{commit}}"],
-                          capture_output=True)
+    done = subprocess.run(
+        ["git", *where, "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True
+    )
     return done.returncode == 0
 
 
@@ -219,8 +253,9 @@ def proximity_split(items) -> tuple[str, list[str | None]]:
     return "Cluster", methods
 
 
-def realign(paths: list[str], ours_f: dict[tuple[int, int], float],
-            pub: dict[tuple[int, int], dict]) -> list[int] | None:
+def realign(
+    paths: list[str], ours_f: dict[tuple[int, int], float], pub: dict[tuple[int, int], dict]
+) -> list[int] | None:
     """The order of our hunks (position k) in which the published F column reads, as
     pub index p -> our position order[p]; found among reorderings of the patch's file
     blocks (hunks of a file keep their order). None when the identity fits or no block
@@ -281,16 +316,21 @@ def file_diagnostics(ws, counted_items, experiments: bool) -> dict[tuple[int, in
         if rules is None or texts is None or texts.pre is None:
             continue
         pre = flatten(ws.cache.tree(rules, texts.pre))
-        anchors = [anchor_node(pre, [ln - 1 for ln in it.hunk.changed_lines] or [0])
-                   for it in items]
+        anchors = [
+            anchor_node(pre, [ln - 1 for ln in it.hunk.changed_lines] or [0]) for it in items
+        ]
         alt_c = alt_p = None
         if experiments:
-            alt_c = [contained_anchor(pre, [ln - 1 for ln in it.hunk.changed_lines] or [0])
-                     for it in items]
+            alt_c = [
+                contained_anchor(pre, [ln - 1 for ln in it.hunk.changed_lines] or [0])
+                for it in items
+            ]
             if texts.post is not None:
                 post = flatten(ws.cache.tree(rules, texts.post))
-                alt_p = [anchor_node(post, [ln - 1 for ln in it.hunk.swapped().changed_lines]
-                                     or [0]) for it in items]
+                alt_p = [
+                    anchor_node(post, [ln - 1 for ln in it.hunk.swapped().changed_lines] or [0])
+                    for it in items
+                ]
         for a, b in itertools.combinations(range(len(items)), 2):
             lca = lowest_common_ancestor(pre, [anchors[a], anchors[b]])
             edges = int(pre.depth[anchors[a]] + pre.depth[anchors[b]] - 2 * pre.depth[lca])
@@ -303,12 +343,24 @@ def file_diagnostics(ws, counted_items, experiments: bool) -> dict[tuple[int, in
     return out
 
 
-def measure_bug(bug: str, patch: Path, repo: Path, commit: str, ref: dict,
-                ref_pairs: dict[tuple[int, int], dict], experiments: bool) -> BugOutcome:
+def measure_bug(
+    bug: str,
+    patch: Path,
+    repo: Path,
+    commit: str,
+    ref: dict,
+    ref_pairs: dict[tuple[int, int], dict],
+    experiments: bool,
+) -> BugOutcome:
     project = project_of(bug)
-    base = {"bug_id": bug, "project": project, "fixed_commit": commit,
-            "pub_divergence": ref["divergence"], "pub_class": ref["proximity_class"],
-            "pub_hunk_count": ref["hunk_count"]}
+    base = {
+        "bug_id": bug,
+        "project": project,
+        "fixed_commit": commit,
+        "pub_divergence": ref["divergence"],
+        "pub_class": ref["proximity_class"],
+        "pub_hunk_count": ref["hunk_count"],
+    }
     started = time.perf_counter()
     try:
         with hunkmetrics.open_workspace(patch, repo=repo, rev=commit) as ws:
@@ -339,15 +391,28 @@ def measure_bug(bug: str, patch: Path, repo: Path, commit: str, ref: dict,
         i, j = position[pair.i], position[pair.j]
         pub = ref_pairs.get((i, j))
         same = path_of[pair.i] == path_of[pair.j]
-        row = {**base, "kind": "pair", "status": "ok", "hunk_i": i, "hunk_j": j,
-               "same_file": int(same), "file_i": path_of[pair.i], "file_j": path_of[pair.j],
-               "lexical": fmt(pair.lexical), "structural": fmt(pair.structural),
-               "file": fmt(pair.file), "pair_value": fmt(pair.value)}
+        row = {
+            **base,
+            "kind": "pair",
+            "status": "ok",
+            "hunk_i": i,
+            "hunk_j": j,
+            "same_file": int(same),
+            "file_i": path_of[pair.i],
+            "file_j": path_of[pair.j],
+            "lexical": fmt(pair.lexical),
+            "structural": fmt(pair.structural),
+            "file": fmt(pair.file),
+            "pair_value": fmt(pair.value),
+        }
         diag = diagnostics.get((pair.i, pair.j))
         if diag is not None:
-            row.update(edges=diag["edges"], diameter=diag["diameter"],
-                       s_alt_contained=fmt(diag.get("s_alt_contained")),
-                       s_alt_postimage=fmt(diag.get("s_alt_postimage")))
+            row.update(
+                edges=diag["edges"],
+                diameter=diag["diameter"],
+                s_alt_contained=fmt(diag.get("s_alt_contained")),
+                s_alt_postimage=fmt(diag.get("s_alt_postimage")),
+            )
         if pub is None:
             row["message"] = "no published pair with these indices"
             rows.append(row)
@@ -356,33 +421,50 @@ def measure_bug(bug: str, patch: Path, repo: Path, commit: str, ref: dict,
         with_pub_s.append(pair.lexical * (pub_s + pair.gamma * pair.file) / (1 + pair.gamma))
         aligned_pub = realigned.get((i, j), pub)
         pub_s_re = float(aligned_pub["ast_distance"])
-        row.update(pub_lexical=pub["lexical_distance"], pub_ast=pub["ast_distance"],
-                   pub_file=pub["package_distance"], pub_pair_value=pub["pair_divergence"],
-                   lexical_aligned=int(abs(pair.lexical - float(pub["lexical_distance"]))
-                                       < LEXICAL_ALIGNED),
-                   abs_err_structural=fmt(abs(pair.structural - pub_s)),
-                   pub_ast_realigned=aligned_pub["ast_distance"],
-                   abs_err_structural_realigned=fmt(abs(pair.structural - pub_s_re)))
+        row.update(
+            pub_lexical=pub["lexical_distance"],
+            pub_ast=pub["ast_distance"],
+            pub_file=pub["package_distance"],
+            pub_pair_value=pub["pair_divergence"],
+            lexical_aligned=int(
+                abs(pair.lexical - float(pub["lexical_distance"])) < LEXICAL_ALIGNED
+            ),
+            abs_err_structural=fmt(abs(pair.structural - pub_s)),
+            pub_ast_realigned=aligned_pub["ast_distance"],
+            abs_err_structural_realigned=fmt(abs(pair.structural - pub_s_re)),
+        )
         if diag is not None and diag["diameter"] > 0:
             row["pub_edges_at_our_diameter"] = fmt(
-                math.expm1(pub_s_re * math.log1p(diag["diameter"])), 2)
+                math.expm1(pub_s_re * math.log1p(diag["diameter"])), 2
+            )
         rows.append(row)
 
     n = result.hunk_count
-    div_pub_s = (math.log(n) * statistics.fmean(with_pub_s)
-                 if n >= 2 and len(with_pub_s) == len(pairs) else None)
+    div_pub_s = (
+        math.log(n) * statistics.fmean(with_pub_s)
+        if n >= 2 and len(with_pub_s) == len(pairs)
+        else None
+    )
     split, methods = proximity_split(counted)
     pub_class = ref["proximity_class"]
     agrees = "" if pub_class not in ("Nucleus", "Cluster") else int(split == pub_class)
-    bug_row = {**base, "kind": "bug", "status": "ok", "hunk_count": n,
-               "divergence": fmt(result.value),
-               "abs_err_divergence": fmt(abs(result.value - float(ref["divergence"]))),
-               "divergence_with_pub_ast": fmt(div_pub_s),
-               "avg_structural": fmt(result.means["structural"]), "pub_avg_ast": ref["avg_ast"],
-               "pub_order": "" if order is None else " ".join(map(str, order)),
-               "split": split, "pub_class": pub_class, "split_agrees": agrees,
-               "methods": " | ".join(str(m) for m in methods),
-               "message": " / ".join(result.warnings)}
+    bug_row = {
+        **base,
+        "kind": "bug",
+        "status": "ok",
+        "hunk_count": n,
+        "divergence": fmt(result.value),
+        "abs_err_divergence": fmt(abs(result.value - float(ref["divergence"]))),
+        "divergence_with_pub_ast": fmt(div_pub_s),
+        "avg_structural": fmt(result.means["structural"]),
+        "pub_avg_ast": ref["avg_ast"],
+        "pub_order": "" if order is None else " ".join(map(str, order)),
+        "split": split,
+        "pub_class": pub_class,
+        "split_agrees": agrees,
+        "methods": " | ".join(str(m) for m in methods),
+        "message": " / ".join(result.warnings),
+    }
     return BugOutcome(bug, "ok", [bug_row, *rows], time.perf_counter() - started)
 
 
@@ -426,19 +508,28 @@ def s_stats(rows: list[dict], ours: str = "structural", pub: str = "pub_ast") ->
     by_bug: dict[str, list[float]] = {}
     for r, e in zip(rows, err, strict=True):
         by_bug.setdefault(r["bug_id"], []).append(e)
-    return {"pairs": len(rows), "bugs": len(by_bug),
-            "mae": statistics.fmean(err) if err else None,
-            "mae_per_bug_mean": (statistics.fmean(statistics.fmean(v) for v in by_bug.values())
-                                 if by_bug else None),
-            "bias": statistics.fmean(x - y for x, y in zip(xs, ys, strict=True)) if xs else None,
-            "within_0.05": share(err, 0.05), "within_0.1": share(err, 0.1),
-            "spearman": spearman(xs, ys)}
+    return {
+        "pairs": len(rows),
+        "bugs": len(by_bug),
+        "mae": statistics.fmean(err) if err else None,
+        "mae_per_bug_mean": (
+            statistics.fmean(statistics.fmean(v) for v in by_bug.values()) if by_bug else None
+        ),
+        "bias": statistics.fmean(x - y for x, y in zip(xs, ys, strict=True)) if xs else None,
+        "within_0.05": share(err, 0.05),
+        "within_0.1": share(err, 0.1),
+        "spearman": spearman(xs, ys),
+    }
 
 
 def div_stats(rows: list[dict]) -> dict:
     err = [float(r["abs_err_divergence"]) for r in rows]
-    return {"bugs": len(err), "mae": statistics.fmean(err) if err else None,
-            "within_0.05": share(err, 0.05), "within_0.1": share(err, 0.1)}
+    return {
+        "bugs": len(err),
+        "mae": statistics.fmean(err) if err else None,
+        "within_0.05": share(err, 0.05),
+        "within_0.1": share(err, 0.1),
+    }
 
 
 def summarize(outcomes: list[BugOutcome], experiments: bool) -> dict:
@@ -448,55 +539,89 @@ def summarize(outcomes: list[BugOutcome], experiments: bool) -> dict:
     clean = [r for r in same if r["bug_id"] not in EXCLUDED_FROM_CLEAN]
     ok = [r for r in bug_rows if r["status"] == "ok"]
     div_err = [float(r["abs_err_divergence"]) for r in ok]
-    div_pub_s = [abs(float(r["divergence_with_pub_ast"]) - float(r["pub_divergence"]))
-                 for r in ok if r["divergence_with_pub_ast"] != ""]
+    div_pub_s = [
+        abs(float(r["divergence_with_pub_ast"]) - float(r["pub_divergence"]))
+        for r in ok
+        if r["divergence_with_pub_ast"] != ""
+    ]
     split_rows = [r for r in ok if r["split_agrees"] != ""]
     diff_file = [r for r in pair_rows if r["same_file"] == 0 and r.get("pub_ast", "") != ""]
-    lex = [abs(float(r["lexical"]) - float(r["pub_lexical"])) for r in pair_rows
-           if r.get("pub_lexical", "") != ""]
+    lex = [
+        abs(float(r["lexical"]) - float(r["pub_lexical"]))
+        for r in pair_rows
+        if r.get("pub_lexical", "") != ""
+    ]
     summary = {
         "bugs_in_sample": len(outcomes),
         "bugs_measured": len(ok),
-        "bugs_unresolved": [(r["bug_id"], r["message"]) for r in bug_rows
-                            if r["status"] in ("unresolved", "error")],
-        "bugs_unavailable": [(r["bug_id"], r["message"]) for r in bug_rows
-                             if r["status"] in ("unavailable", "skipped")],
+        "bugs_unresolved": [
+            (r["bug_id"], r["message"]) for r in bug_rows if r["status"] in ("unresolved", "error")
+        ],
+        "bugs_unavailable": [
+            (r["bug_id"], r["message"])
+            for r in bug_rows
+            if r["status"] in ("unavailable", "skipped")
+        ],
         "realigned_bugs": [(r["bug_id"], r["pub_order"]) for r in ok if r["pub_order"]],
-        "lexical_all_pairs": {"pairs": len(lex), "within_0.0005": share(lex, 0.0005),
-                              "within_0.01": share(lex, 0.01)},
+        "lexical_all_pairs": {
+            "pairs": len(lex),
+            "within_0.0005": share(lex, 0.0005),
+            "within_0.01": share(lex, 0.01),
+        },
         "S same-file, by index": s_stats(same),
         "S same-file, realigned": s_stats(same, pub="pub_ast_realigned"),
-        f"S same-file, realigned, without {', '.join(EXCLUDED_FROM_CLEAN)}":
-            s_stats(clean, pub="pub_ast_realigned"),
-        "different_file_pairs": {"pairs": len(diff_file),
-                                 "ours_not_1": sum(float(r["structural"]) != 1.0
-                                                   for r in diff_file),
-                                 "published_not_1": sum(float(r["pub_ast"]) != 1.0
-                                                        for r in diff_file),
-                                 "published_not_1_realigned": sum(
-                                     float(r["pub_ast_realigned"]) != 1.0 for r in diff_file)},
-        "divergence": {"bugs": len(div_err), "mae": statistics.fmean(div_err) if div_err else None,
-                       "bias": (statistics.fmean(float(r["divergence"]) - float(r["pub_divergence"])
-                                                 for r in ok) if ok else None),
-                       "within_0.05": share(div_err, 0.05), "within_0.1": share(div_err, 0.1),
-                       "spearman": spearman([float(r["divergence"]) for r in ok],
-                                            [float(r["pub_divergence"]) for r in ok])},
+        f"S same-file, realigned, without {', '.join(EXCLUDED_FROM_CLEAN)}": s_stats(
+            clean, pub="pub_ast_realigned"
+        ),
+        "different_file_pairs": {
+            "pairs": len(diff_file),
+            "ours_not_1": sum(float(r["structural"]) != 1.0 for r in diff_file),
+            "published_not_1": sum(float(r["pub_ast"]) != 1.0 for r in diff_file),
+            "published_not_1_realigned": sum(
+                float(r["pub_ast_realigned"]) != 1.0 for r in diff_file
+            ),
+        },
+        "divergence": {
+            "bugs": len(div_err),
+            "mae": statistics.fmean(div_err) if div_err else None,
+            "bias": (
+                statistics.fmean(float(r["divergence"]) - float(r["pub_divergence"]) for r in ok)
+                if ok
+                else None
+            ),
+            "within_0.05": share(div_err, 0.05),
+            "within_0.1": share(div_err, 0.1),
+            "spearman": spearman(
+                [float(r["divergence"]) for r in ok], [float(r["pub_divergence"]) for r in ok]
+            ),
+        },
         f"divergence without {', '.join(EXCLUDED_FROM_CLEAN)}": div_stats(
-            [r for r in ok if r["bug_id"] not in EXCLUDED_FROM_CLEAN]),
+            [r for r in ok if r["bug_id"] not in EXCLUDED_FROM_CLEAN]
+        ),
         "divergence_with_published_S": {
-            "bugs": len(div_pub_s), "mae": statistics.fmean(div_pub_s) if div_pub_s else None,
-            "within_0.05": share(div_pub_s, 0.05), "within_0.01": share(div_pub_s, 0.01)},
-        "split": {"compared": len(split_rows),
-                  "agree": sum(r["split_agrees"] == 1 for r in split_rows),
-                  "disagreements": [(r["bug_id"], r["pub_class"], r["split"])
-                                    for r in split_rows if r["split_agrees"] == 0]},
+            "bugs": len(div_pub_s),
+            "mae": statistics.fmean(div_pub_s) if div_pub_s else None,
+            "within_0.05": share(div_pub_s, 0.05),
+            "within_0.01": share(div_pub_s, 0.01),
+        },
+        "split": {
+            "compared": len(split_rows),
+            "agree": sum(r["split_agrees"] == 1 for r in split_rows),
+            "disagreements": [
+                (r["bug_id"], r["pub_class"], r["split"])
+                for r in split_rows
+                if r["split_agrees"] == 0
+            ],
+        },
     }
     if experiments:
-        for column, title in (("s_alt_contained", "nodes wholly on the changed lines"),
-                              ("s_alt_postimage", "spec rule on the post-image (buggy file)")):
-            summary[f"experiment: anchor = {title}, realigned, without "
-                    f"{', '.join(EXCLUDED_FROM_CLEAN)}"] = s_stats(clean, ours=column,
-                                                                   pub="pub_ast_realigned")
+        for column, title in (
+            ("s_alt_contained", "nodes wholly on the changed lines"),
+            ("s_alt_postimage", "spec rule on the post-image (buggy file)"),
+        ):
+            summary[
+                f"experiment: anchor = {title}, realigned, without {', '.join(EXCLUDED_FROM_CLEAN)}"
+            ] = s_stats(clean, ours=column, pub="pub_ast_realigned")
     return summary
 
 
@@ -513,51 +638,69 @@ def print_summary(summary: dict, pair_rows: list[dict], bug_rows: list[dict], wo
     for bug, why in summary["bugs_unresolved"]:
         print(f"  unresolved:  {bug}: {why}")
     for bug, order in summary["realigned_bugs"]:
-        print(f"  published S/F column in another hunk order: {bug}: published i -> our "
-              f"[{order}]")
+        print(f"  published S/F column in another hunk order: {bug}: published i -> our [{order}]")
     lx = summary["lexical_all_pairs"]
-    print(f"L (all pairs, by index): n={lx['pairs']} within 0.0005: {pct(lx['within_0.0005'])} "
-          f"within 0.01: {pct(lx['within_0.01'])}")
+    print(
+        f"L (all pairs, by index): n={lx['pairs']} within 0.0005: {pct(lx['within_0.0005'])} "
+        f"within 0.01: {pct(lx['within_0.01'])}"
+    )
     for key, s in summary.items():
         if key.startswith(("S same-file", "experiment")):
-            print(f"{key}: pairs={s['pairs']} bugs={s['bugs']} MAE={num(s['mae'])} "
-                  f"(mean of per-bug MAE {num(s['mae_per_bug_mean'])}) bias={num(s['bias'])} "
-                  f"<=0.05: {pct(s['within_0.05'])} <=0.1: {pct(s['within_0.1'])} "
-                  f"Spearman={num(s['spearman'])}")
+            print(
+                f"{key}: pairs={s['pairs']} bugs={s['bugs']} MAE={num(s['mae'])} "
+                f"(mean of per-bug MAE {num(s['mae_per_bug_mean'])}) bias={num(s['bias'])} "
+                f"<=0.05: {pct(s['within_0.05'])} <=0.1: {pct(s['within_0.1'])} "
+                f"Spearman={num(s['spearman'])}"
+            )
     d = summary["different_file_pairs"]
-    print(f"different-file pairs: n={d['pairs']}, ours != 1: {d['ours_not_1']}, "
-          f"published != 1: {d['published_not_1']} by index, "
-          f"{d['published_not_1_realigned']} realigned")
+    print(
+        f"different-file pairs: n={d['pairs']}, ours != 1: {d['ours_not_1']}, "
+        f"published != 1: {d['published_not_1']} by index, "
+        f"{d['published_not_1_realigned']} realigned"
+    )
     d = summary["divergence"]
-    print(f"Div(P): bugs={d['bugs']} MAE={num(d['mae'])} bias={num(d['bias'])} "
-          f"<=0.05: {pct(d['within_0.05'])} <=0.1: {pct(d['within_0.1'])} "
-          f"Spearman={num(d['spearman'])}")
+    print(
+        f"Div(P): bugs={d['bugs']} MAE={num(d['mae'])} bias={num(d['bias'])} "
+        f"<=0.05: {pct(d['within_0.05'])} <=0.1: {pct(d['within_0.1'])} "
+        f"Spearman={num(d['spearman'])}"
+    )
     for key, d in summary.items():
         if key.startswith("divergence without"):
-            print(f"Div(P), {key[len('divergence '):]}: bugs={d['bugs']} MAE={num(d['mae'])} "
-                  f"<=0.05: {pct(d['within_0.05'])} <=0.1: {pct(d['within_0.1'])}")
+            print(
+                f"Div(P), {key[len('divergence ') :]}: bugs={d['bugs']} MAE={num(d['mae'])} "
+                f"<=0.05: {pct(d['within_0.05'])} <=0.1: {pct(d['within_0.1'])}"
+            )
     d = summary["divergence_with_published_S"]
-    print(f"Div(P) from our L, F with the published S: MAE={num(d['mae'])} "
-          f"<=0.01: {pct(d['within_0.01'])} <=0.05: {pct(d['within_0.05'])}")
+    print(
+        f"Div(P) from our L, F with the published S: MAE={num(d['mae'])} "
+        f"<=0.01: {pct(d['within_0.01'])} <=0.05: {pct(d['within_0.05'])}"
+    )
     s = summary["split"]
     print(f"Nucleus/Cluster split: {s['agree']}/{s['compared']} agree")
     for bug, pub, ours in s["disagreements"]:
         print(f"  {bug}: published {pub}, ours {ours}")
     same = [r for r in pair_rows if r["same_file"] == 1 and r.get("pub_ast", "") != ""]
     same.sort(key=lambda r: -float(r["abs_err_structural_realigned"]))
-    print(f"worst {worst} same-file S pairs, realigned "
-          "(bug i j | ours published |err| | our edges/diameter, published edges at it):")
+    print(
+        f"worst {worst} same-file S pairs, realigned "
+        "(bug i j | ours published |err| | our edges/diameter, published edges at it):"
+    )
     for r in same[:worst]:
-        print(f"  {r['bug_id']:<20} {r['hunk_i']:>2} {r['hunk_j']:>2} | {r['structural']} "
-              f"{float(r['pub_ast_realigned']):.4f} {r['abs_err_structural_realigned']} | "
-              f"{r.get('edges', '')}/{r.get('diameter', '')} "
-              f"{r.get('pub_edges_at_our_diameter', '')}")
-    ok = sorted((r for r in bug_rows if r["status"] == "ok"),
-                key=lambda r: -float(r["abs_err_divergence"]))
+        print(
+            f"  {r['bug_id']:<20} {r['hunk_i']:>2} {r['hunk_j']:>2} | {r['structural']} "
+            f"{float(r['pub_ast_realigned']):.4f} {r['abs_err_structural_realigned']} | "
+            f"{r.get('edges', '')}/{r.get('diameter', '')} "
+            f"{r.get('pub_edges_at_our_diameter', '')}"
+        )
+    ok = sorted(
+        (r for r in bug_rows if r["status"] == "ok"), key=lambda r: -float(r["abs_err_divergence"])
+    )
     print(f"worst {worst} Div(P) (bug ours published |err| | with published S):")
     for r in ok[:worst]:
-        print(f"  {r['bug_id']:<20} {r['divergence']} {float(r['pub_divergence']):.4f} "
-              f"{r['abs_err_divergence']} | {r['divergence_with_pub_ast'] or '-'}")
+        print(
+            f"  {r['bug_id']:<20} {r['divergence']} {float(r['pub_divergence']):.4f} "
+            f"{r['abs_err_divergence']} | {r['divergence_with_pub_ast'] or '-'}"
+        )
 
 
 # --------------------------------------------------------------------------- main
@@ -565,14 +708,20 @@ def print_summary(summary: dict, pair_rows: list[dict], bug_rows: list[dict], wo
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mirrors", required=True,
-                        help="directory of <owner>+<name>[/repo] git dirs, or JSON project->repo")
+    parser.add_argument(
+        "--mirrors",
+        required=True,
+        help="directory of <owner>+<name>[/repo] git dirs, or JSON project->repo",
+    )
     parser.add_argument("--sample", required=True, type=Path, help="the hunk4j-sample directory")
     parser.add_argument("--out", type=Path, default=HERE / "results.csv")
     parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
     parser.add_argument("--bugs", nargs="*", default=None, help="only these bug ids")
-    parser.add_argument("--experiments", action="store_true",
-                        help="also compute S under alternative anchor rules (diagnosis only)")
+    parser.add_argument(
+        "--experiments",
+        action="store_true",
+        help="also compute S under alternative anchor rules (diagnosis only)",
+    )
     parser.add_argument("--worst", type=int, default=12)
     args = parser.parse_args(argv)
 
@@ -585,24 +734,62 @@ def main(argv: list[str] | None = None) -> int:
         ref = bugs[bug]
         patch = args.sample / "patches" / f"{bug}.diff"
         commit = FIXED_COMMIT.get(bug, "")
-        base = {"kind": "bug", "bug_id": bug, "project": project, "fixed_commit": commit,
-                "pub_divergence": ref["divergence"], "pub_class": ref["proximity_class"],
-                "pub_hunk_count": ref["hunk_count"]}
+        base = {
+            "kind": "bug",
+            "bug_id": bug,
+            "project": project,
+            "fixed_commit": commit,
+            "pub_divergence": ref["divergence"],
+            "pub_class": ref["proximity_class"],
+            "pub_hunk_count": ref["hunk_count"],
+        }
         if UPSTREAM.get(project, "") is None:
-            outcomes.append(BugOutcome(bug, "skipped", [{**base, "status": "skipped",
-                            "message": f"{project} is developed in SVN: no git commit"}]))
+            outcomes.append(
+                BugOutcome(
+                    bug,
+                    "skipped",
+                    [
+                        {
+                            **base,
+                            "status": "skipped",
+                            "message": f"{project} is developed in SVN: no git commit",
+                        }
+                    ],
+                )
+            )
             continue
         repo = mirrors.get(project)
         if repo is None:
-            outcomes.append(BugOutcome(bug, "unavailable", [{**base, "status": "unavailable",
-                            "message": f"no mirror of {UPSTREAM.get(project)}"}]))
+            outcomes.append(
+                BugOutcome(
+                    bug,
+                    "unavailable",
+                    [
+                        {
+                            **base,
+                            "status": "unavailable",
+                            "message": f"no mirror of {UPSTREAM.get(project)}",
+                        }
+                    ],
+                )
+            )
             continue
         if not commit or not has_commit(repo, commit):
-            outcomes.append(BugOutcome(bug, "unavailable", [{**base, "status": "unavailable",
-                            "message": f"fixed commit {commit[:12]} not in {UPSTREAM[project]}"}]))
+            outcomes.append(
+                BugOutcome(
+                    bug,
+                    "unavailable",
+                    [
+                        {
+                            **base,
+                            "status": "unavailable",
+                            "message": f"fixed commit {commit[:12]} not in {UPSTREAM[project]}",
+                        }
+                    ],
+                )
+            )
             continue
-        outcome = measure_bug(bug, patch, repo, commit, ref, pairs.get(bug, {}),
-                              args.experiments)
+        outcome = measure_bug(bug, patch, repo, commit, ref, pairs.get(bug, {}), args.experiments)
         print(f"{bug:<22} {outcome.status:<10} {outcome.seconds:6.2f}s", file=sys.stderr)
         outcomes.append(outcome)
 

@@ -82,8 +82,9 @@ class LocalExecutor(Executor):
 
     def _new_pool(self) -> cf.ProcessPoolExecutor:
         self._generation += 1
-        return cf.ProcessPoolExecutor(max_workers=self.slots, mp_context=self._context,
-                                      initializer=_ignore_sigint)
+        return cf.ProcessPoolExecutor(
+            max_workers=self.slots, mp_context=self._context, initializer=_ignore_sigint
+        )
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future:
         future = self._pool.submit(fn, *args)
@@ -152,20 +153,27 @@ class DaskExecutor(Executor):
     name = "dask"
     ships_patches = True
 
-    def __init__(self, address: str | None, *, client: Any = None,
-                 connect_timeout: float = DASK_CONNECT_TIMEOUT,
-                 worker_timeout: float = DASK_WORKER_TIMEOUT) -> None:
+    def __init__(
+        self,
+        address: str | None,
+        *,
+        client: Any = None,
+        connect_timeout: float = DASK_CONNECT_TIMEOUT,
+        worker_timeout: float = DASK_WORKER_TIMEOUT,
+    ) -> None:
         try:
             import distributed
         except ImportError:
-            raise HunkmetricsError("--executor dask needs Dask distributed: pip install "
-                                   "'hunkmetrics[dask]'") from None
+            raise HunkmetricsError(
+                "--executor dask needs Dask distributed: pip install 'hunkmetrics[dask]'"
+            ) from None
         self._distributed = distributed
         self._owns_client = client is None
         if client is None:
             if not address:
-                raise HunkmetricsError("--executor dask needs --scheduler ADDRESS (e.g. "
-                                       "tcp://scheduler-host:8786)")
+                raise HunkmetricsError(
+                    "--executor dask needs --scheduler ADDRESS (e.g. tcp://scheduler-host:8786)"
+                )
             client = self._connect(address, connect_timeout)
         self.client = client
         self.address = address or str(getattr(client.scheduler, "address", "the scheduler"))
@@ -173,9 +181,11 @@ class DaskExecutor(Executor):
             self.client.wait_for_workers(1, timeout=worker_timeout)
         except Exception:
             self.close()
-            raise HunkmetricsError(f"no Dask worker joined the scheduler at {self.address} "
-                                   f"within {worker_timeout:g} s (start some with "
-                                   f"`dask worker {self.address}`)") from None
+            raise HunkmetricsError(
+                f"no Dask worker joined the scheduler at {self.address} "
+                f"within {worker_timeout:g} s (start some with "
+                f"`dask worker {self.address}`)"
+            ) from None
         self._check_workers()
         self.slots = max(1, sum(self.client.nthreads().values()))
         self._completed = distributed.as_completed(loop=self.client.loop)
@@ -190,14 +200,17 @@ class DaskExecutor(Executor):
             if scheme != "inproc":  # a cluster in this very process has no port
                 get_address_host_port(address)
         except Exception as exc:
-            raise HunkmetricsError(f"--scheduler {address!r} is not a Dask address "
-                                   f"({one_line(exc)}); e.g. tcp://host:8786") from None
+            raise HunkmetricsError(
+                f"--scheduler {address!r} is not a Dask address "
+                f"({one_line(exc)}); e.g. tcp://host:8786"
+            ) from None
         try:
             return self._distributed.Client(address, timeout=timeout, set_as_default=False)
         except Exception as exc:
             detail = one_line(exc) or type(exc).__name__
-            raise HunkmetricsError(f"cannot reach the Dask scheduler at {address}: "
-                                   f"{detail}") from None
+            raise HunkmetricsError(
+                f"cannot reach the Dask scheduler at {address}: {detail}"
+            ) from None
 
     def _check_workers(self) -> None:
         from .. import __version__
@@ -207,15 +220,19 @@ class DaskExecutor(Executor):
         except Exception as exc:
             self.close()
             detail = one_line(exc) or type(exc).__name__
-            raise HunkmetricsError("a Dask worker cannot run hunkmetrics (install it on "
-                                   f"every worker: pip install 'hunkmetrics[dask]'): "
-                                   f"{type(exc).__name__}: {detail}") from None
+            raise HunkmetricsError(
+                "a Dask worker cannot run hunkmetrics (install it on "
+                f"every worker: pip install 'hunkmetrics[dask]'): "
+                f"{type(exc).__name__}: {detail}"
+            ) from None
         other = sorted({v for v in versions.values() if v != __version__})
         if other:
             self.close()
-            raise HunkmetricsError(f"Dask workers run hunkmetrics {', '.join(other)}, this "
-                                   f"driver {__version__}: install the same version on "
-                                   "every worker")
+            raise HunkmetricsError(
+                f"Dask workers run hunkmetrics {', '.join(other)}, this "
+                f"driver {__version__}: install the same version on "
+                "every worker"
+            )
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
         # pure=False: a task resubmitted after a failure must run again, not reuse a key.
@@ -229,16 +246,17 @@ class DaskExecutor(Executor):
 
     def recover(self, future: Any, exc: BaseException) -> None:
         if self.client.status not in ("running", "connecting"):
-            raise HunkmetricsError(f"lost the Dask scheduler at {self.address} "
-                                   f"({type(exc).__name__}); re-run with --resume")
+            raise HunkmetricsError(
+                f"lost the Dask scheduler at {self.address} "
+                f"({type(exc).__name__}); re-run with --resume"
+            )
 
     def close(self, cancel: bool = False) -> None:
         if self._owns_client and getattr(self, "client", None) is not None:
             self.client.close()
 
 
-def make_executor(kind: str, *, jobs: int | None = None,
-                  scheduler: str | None = None) -> Executor:
+def make_executor(kind: str, *, jobs: int | None = None, scheduler: str | None = None) -> Executor:
     """`local` (worker processes), `dask` (a cluster at `scheduler`) or `inline`."""
     if kind == "local":
         return LocalExecutor(jobs or os.cpu_count() or 1)

@@ -61,16 +61,14 @@ COLUMNS: list[tuple[str, str, Callable[[dict[str, Any]], Any]]] = [
     ("hunk_count", "int64", lambda r: _int(r.get("hunk_count"))),
     ("divergence", "float64", lambda r: _float(_get(r, "divergence", "value"))),
     ("lexical_mean", "float64", lambda r: _float(_get(r, "divergence", "means", "lexical"))),
-    ("structural_mean", "float64",
-     lambda r: _float(_get(r, "divergence", "means", "structural"))),
+    ("structural_mean", "float64", lambda r: _float(_get(r, "divergence", "means", "structural"))),
     ("file_mean", "float64", lambda r: _float(_get(r, "divergence", "means", "file"))),
     ("proximity", "string", lambda r: _str(_get(r, "proximity", "class"))),
     ("files", "int64", lambda r: _int(_get(r, "proximity", "files"))),
     ("packages", "int64", lambda r: _int(_get(r, "proximity", "packages"))),
     ("classes", "int64", lambda r: _int(_get(r, "proximity", "classes"))),
     ("methods", "int64", lambda r: _int(_get(r, "proximity", "methods"))),
-    ("shared_package_depth", "int64",
-     lambda r: _int(_get(r, "proximity", "shared_package_depth"))),
+    ("shared_package_depth", "int64", lambda r: _int(_get(r, "proximity", "shared_package_depth"))),
     ("located_by", "string", lambda r: _str(_get(r, "proximity", "located_by"))),
     ("unplaced_hunks", "int64", lambda r: _count(_get(r, "proximity", "unplaced_hunks"))),
     ("excluded_hunks", "int64", lambda r: _count(_get(r, "divergence", "excluded_hunks"))),
@@ -79,8 +77,7 @@ COLUMNS: list[tuple[str, str, Callable[[dict[str, Any]], Any]]] = [
     ("warnings", "int64", lambda r: _count(r.get("warnings"))),
     ("profile", "string", lambda r: _str(r.get("profile"))),
     ("cutoff", "int64", lambda r: _int(_get(r, "config", "cutoff"))),
-    ("distributed_weight", "float64",
-     lambda r: _float(_get(r, "config", "distributed_weight"))),
+    ("distributed_weight", "float64", lambda r: _float(_get(r, "config", "distributed_weight"))),
     ("hunking", "string", lambda r: _str(_get(r, "config", "hunking"))),
     ("reverse", "bool", lambda r: _bool(_get(r, "config", "reverse"))),
     ("tool_version", "string", lambda r: _str(_get(r, "tool", "version"))),
@@ -94,8 +91,7 @@ def read_warnings(read: RecordFile) -> list[str]:
     if read.unreadable:
         out.append(f"skipped {len(read.unreadable)} torn or invalid line(s)")
     if read.duplicates:
-        out.append(f"{read.duplicates} id(s) appear more than once: kept the last line of "
-                   "each")
+        out.append(f"{read.duplicates} id(s) appear more than once: kept the last line of each")
     return out
 
 
@@ -151,10 +147,16 @@ def write_parquet(table: list[dict[str, Any]], out: Path) -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise HunkmetricsError("--format parquet needs pyarrow: pip install "
-                               "'hunkmetrics[parquet]' (or use --format csv)") from None
-    types = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64(),
-             "bool": pa.bool_()}
+        raise HunkmetricsError(
+            "--format parquet needs pyarrow: pip install "
+            "'hunkmetrics[parquet]' (or use --format csv)"
+        ) from None
+    types = {
+        "string": pa.string(),
+        "int64": pa.int64(),
+        "float64": pa.float64(),
+        "bool": pa.bool_(),
+    }
     schema = pa.schema([(name, types[kind]) for name, kind, _ in COLUMNS])
     arrow = pa.Table.from_pylist(table, schema=schema)
     _replace_atomically(out, lambda target: pq.write_table(arrow, target))
@@ -168,12 +170,10 @@ class ExportSummary:
 
 
 def guess_format(out: Path | None) -> str:
-    return "parquet" if out is not None and out.suffix.lower() in (".parquet", ".pq") \
-        else "csv"
+    return "parquet" if out is not None and out.suffix.lower() in (".parquet", ".pq") else "csv"
 
 
-def export(results: str | Path, out: str | Path | None, format: str | None = None
-           ) -> ExportSummary:
+def export(results: str | Path, out: str | Path | None, format: str | None = None) -> ExportSummary:
     """Write the table of `results` (a batch's JSONL) to `out` (None: CSV on stdout)."""
     target = Path(out) if out is not None and str(out) != "-" else None
     format = format or guess_format(target)
@@ -189,5 +189,8 @@ def export(results: str | Path, out: str | Path | None, format: str | None = Non
         write_parquet(table, target)
     else:
         write_csv(table, target)
-    return ExportSummary(rows=len(table), errors=sum(r["error"] is not None for r in table),
-                         warnings=read_warnings(read))
+    return ExportSummary(
+        rows=len(table),
+        errors=sum(r["error"] is not None for r in table),
+        warnings=read_warnings(read),
+    )

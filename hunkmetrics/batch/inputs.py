@@ -101,8 +101,13 @@ class BatchInput:
             repo = _absolute(self.defaults.repo) if self.defaults.repo else None
             repo, rev = _source(repo, self.defaults.rev)
             for name in self._names:
-                yield Item(id=_stem(name), patch=str(self.path / name), repo=repo, rev=rev,
-                           reverse=self.defaults.reverse)
+                yield Item(
+                    id=_stem(name),
+                    patch=str(self.path / name),
+                    repo=repo,
+                    rev=rev,
+                    reverse=self.defaults.reverse,
+                )
         else:
             yield from _manifest_rows(self.path, self.defaults)
 
@@ -127,8 +132,10 @@ def open_input(path: str | Path, defaults: Defaults | None = None) -> BatchInput
     if path.is_dir():
         return _open_directory(path, defaults)
     if path.suffix in PATCH_SUFFIXES:
-        raise HunkmetricsError(f"{path}: batch needs a directory of patches or a manifest "
-                               "CSV, not one patch (use `hunkmetrics characterize`)")
+        raise HunkmetricsError(
+            f"{path}: batch needs a directory of patches or a manifest "
+            "CSV, not one patch (use `hunkmetrics characterize`)"
+        )
     ids: set[str] = set()
     count = 0
     for _item in _manifest_rows(path, defaults, seen=ids):
@@ -139,23 +146,32 @@ def open_input(path: str | Path, defaults: Defaults | None = None) -> BatchInput
 
 
 def _open_directory(path: Path, defaults: Defaults) -> BatchInput:
-    names = sorted(entry.name for entry in os.scandir(path)
-                   if entry.name.endswith(PATCH_SUFFIXES) and not entry.is_dir())
+    names = sorted(
+        entry.name
+        for entry in os.scandir(path)
+        if entry.name.endswith(PATCH_SUFFIXES) and not entry.is_dir()
+    )
     if not names:
         raise HunkmetricsError(f"{path}: no *.diff or *.patch files in this directory")
     first: dict[str, str] = {}
     for name in names:
         key = _stem(name)
         if key in first:
-            raise HunkmetricsError(f"{path}: {first[key]} and {name} both give the id "
-                                   f"{key!r}; rename one")
+            raise HunkmetricsError(
+                f"{path}: {first[key]} and {name} both give the id {key!r}; rename one"
+            )
         first[key] = name
-    return BatchInput(path=path, kind="directory", count=len(names), ids=set(first),
-                      defaults=defaults, _names=names)
+    return BatchInput(
+        path=path,
+        kind="directory",
+        count=len(names),
+        ids=set(first),
+        defaults=defaults,
+        _names=names,
+    )
 
 
-def _manifest_rows(path: Path, defaults: Defaults,
-                   seen: set[str] | None = None) -> Iterator[Item]:
+def _manifest_rows(path: Path, defaults: Defaults, seen: set[str] | None = None) -> Iterator[Item]:
     """The item of every data row, in order; raises on the first bad row.
     With `seen`, ids are collected there and duplicates are an error."""
     base = path.parent
@@ -176,8 +192,9 @@ def _manifest_rows(path: Path, defaults: Defaults,
             try:
                 cells = next(reader, None)
             except (csv.Error, UnicodeDecodeError) as exc:
-                raise HunkmetricsError(f"{path}: row {row_number + 1} (line "
-                                       f"{reader.line_num}): not valid CSV ({exc})") from None
+                raise HunkmetricsError(
+                    f"{path}: row {row_number + 1} (line {reader.line_num}): not valid CSV ({exc})"
+                ) from None
             if cells is None:
                 return
             if not any(cell.strip() for cell in cells):
@@ -185,8 +202,10 @@ def _manifest_rows(path: Path, defaults: Defaults,
             row_number += 1
             where = f"{path}: row {row_number} (line {reader.line_num})"
             if len(cells) != len(columns):
-                raise HunkmetricsError(f"{where}: expected {len(columns)} fields "
-                                       f"({','.join(columns)}), found {len(cells)}")
+                raise HunkmetricsError(
+                    f"{where}: expected {len(columns)} fields "
+                    f"({','.join(columns)}), found {len(cells)}"
+                )
             row = dict(zip(columns, (cell.strip() for cell in cells), strict=True))
             if not row["id"]:
                 raise HunkmetricsError(f"{where}: the id is empty")
@@ -204,27 +223,37 @@ def _manifest_rows(path: Path, defaults: Defaults,
             repo, rev = _source(repo, row.get("rev") or defaults.rev)
             patch = Path(row["patch"]).expanduser()
             yield Item(
-                id=row["id"], patch=str(patch if patch.is_absolute() else base / patch),
-                repo=repo, rev=rev, reverse=defaults.reverse if reverse is None else reverse)
+                id=row["id"],
+                patch=str(patch if patch.is_absolute() else base / patch),
+                repo=repo,
+                rev=rev,
+                reverse=defaults.reverse if reverse is None else reverse,
+            )
 
 
 def _check_header(path: Path, header: list[str] | None) -> list[str]:
     if header is None or not any(cell.strip() for cell in header):
-        raise HunkmetricsError(f"{path}: empty manifest (expected a header row: "
-                               "id,patch[,repo,rev,reverse])")
+        raise HunkmetricsError(
+            f"{path}: empty manifest (expected a header row: id,patch[,repo,rev,reverse])"
+        )
     columns = [cell.strip() for cell in header]
     known = REQUIRED_COLUMNS + OPTIONAL_COLUMNS
     unknown = [c for c in columns if c not in known]
     if unknown:
-        raise HunkmetricsError(f"{path}: unknown column(s) {', '.join(map(repr, unknown))} in "
-                               f"the header; the columns are {','.join(known)} (id and patch "
-                               "required)")
+        raise HunkmetricsError(
+            f"{path}: unknown column(s) {', '.join(map(repr, unknown))} in "
+            f"the header; the columns are {','.join(known)} (id and patch "
+            "required)"
+        )
     missing = [c for c in REQUIRED_COLUMNS if c not in columns]
     if missing:
-        raise HunkmetricsError(f"{path}: the header lacks {' and '.join(missing)} (expected "
-                               "id,patch[,repo,rev,reverse])")
+        raise HunkmetricsError(
+            f"{path}: the header lacks {' and '.join(missing)} (expected "
+            "id,patch[,repo,rev,reverse])"
+        )
     duplicated = sorted({c for c in columns if columns.count(c) > 1})
     if duplicated:
-        raise HunkmetricsError(f"{path}: column(s) {', '.join(duplicated)} appear twice in "
-                               "the header")
+        raise HunkmetricsError(
+            f"{path}: column(s) {', '.join(duplicated)} appear twice in the header"
+        )
     return columns

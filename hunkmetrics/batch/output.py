@@ -60,8 +60,9 @@ class JsonlWriter:
         self.done_ids: set[str] = set()
         self.repaired = 0
         if self.path.exists() and not resume and self.path.stat().st_size > 0:
-            raise FileExistsError(f"{self.path} exists: use --resume to continue it, or "
-                                  "choose another --out")
+            raise FileExistsError(
+                f"{self.path} exists: use --resume to continue it, or choose another --out"
+            )
         if resume and self.path.exists():
             self.done_ids, valid_end, self.repaired = scan(self.path)
             if valid_end < self.path.stat().st_size:

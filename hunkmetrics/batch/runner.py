@@ -52,6 +52,7 @@ class Settings:
 
 # --- the worker's side ------------------------------------------------------------------
 
+
 def read_patch_bytes(path: str) -> bytes:
     """A patch file's bytes, with `read_patch`'s messages for what is not a file."""
     target = Path(path)
@@ -73,10 +74,13 @@ def error_record(item: Item, settings: Settings, message: str) -> dict[str, Any]
         "error": one_line(message) or "unknown error",
         "schema": SCHEMA,
         "tool": dict(TOOL),
-        "config": config_block(profile=settings.profile,
-                               distributed_weight=settings.distributed_weight,
-                               cutoff=settings.cutoff, hunking=settings.hunking,
-                               reverse=item.reverse),
+        "config": config_block(
+            profile=settings.profile,
+            distributed_weight=settings.distributed_weight,
+            cutoff=settings.cutoff,
+            hunking=settings.hunking,
+            reverse=item.reverse,
+        ),
         "patch": item.patch,
         "profile": settings.profile,
     }
@@ -122,22 +126,24 @@ def _close_quietly(reader: FileReader) -> None:
         reader.close()
 
 
-def characterize_item(item: Item, settings: Settings,
-                      readers: _Readers | None = None) -> dict[str, Any]:
+def characterize_item(
+    item: Item, settings: Settings, readers: _Readers | None = None
+) -> dict[str, Any]:
     """One output line: the characterize document with `id` and `"error": null`, or an
     error line. Never raises for a problem of this item."""
     own = readers is None
     readers = readers or _Readers()
     try:
         data = item.data if item.data is not None else read_patch_bytes(item.patch)
-        patch = parse_patch(data, name=item.patch, reverse=item.reverse,
-                            hunking=settings.hunking)
+        patch = parse_patch(data, name=item.patch, reverse=item.reverse, hunking=settings.hunking)
         reader = readers.get(item)
         sources = resolve_sources(patch, reader) if reader is not None else None
-        document = characterize_workspace(Workspace(patch, sources), profile=settings.profile,
-                                          cutoff=settings.cutoff,
-                                          distributed_weight=settings.distributed_weight
-                                          ).to_dict()
+        document = characterize_workspace(
+            Workspace(patch, sources),
+            profile=settings.profile,
+            cutoff=settings.cutoff,
+            distributed_weight=settings.distributed_weight,
+        ).to_dict()
         return {"id": item.id, "error": None, **document}
     except Exception as exc:  # this item's problem only: its line says so, the run goes on
         if not isinstance(exc, HunkmetricsError):
@@ -158,6 +164,7 @@ def run_chunk(settings: Settings, items: list[Item]) -> list[dict[str, Any]]:
 
 
 # --- the driver's side ------------------------------------------------------------------
+
 
 class Progress(Protocol):
     def start(self, total: int) -> None: ...
@@ -187,9 +194,11 @@ class Summary:
         return self.total - self.skipped - self.written
 
     def line(self) -> str:
-        parts = [f"{self.written} written ({self.errors} error{'s' * (self.errors != 1)})",
-                 f"{self.skipped} skipped as already done",
-                 f"{self.repaired} torn line{'s' * (self.repaired != 1)} repaired"]
+        parts = [
+            f"{self.written} written ({self.errors} error{'s' * (self.errors != 1)})",
+            f"{self.skipped} skipped as already done",
+            f"{self.repaired} torn line{'s' * (self.repaired != 1)} repaired",
+        ]
         text = f"batch: {', '.join(parts)} in {self.seconds:.1f} s → {self.output}"
         if self.interrupted:
             text += f"; interrupted with {self.remaining} to go: re-run with --resume"
@@ -233,9 +242,17 @@ Chunk = list[tuple[int, Item]]  # consecutive items with their input positions
 class _Driver:
     """Feeds chunks to `run_tasks` and writes every record, in input order when asked."""
 
-    def __init__(self, writer: JsonlWriter, executor: Executor, settings: Settings,
-                 summary: Summary, *, ordered: bool, chunk_size: int,
-                 progress: Progress | None) -> None:
+    def __init__(
+        self,
+        writer: JsonlWriter,
+        executor: Executor,
+        settings: Settings,
+        summary: Summary,
+        *,
+        ordered: bool,
+        chunk_size: int,
+        progress: Progress | None,
+    ) -> None:
         self.writer = writer
         self.executor = executor
         self.settings = settings
@@ -268,8 +285,7 @@ class _Driver:
     def _chunks(self, todo: Iterable[Item]) -> Iterator[Chunk]:
         """Chunks to run; remote workers get each patch's bytes (an unreadable patch is
         its error line at once)."""
-        for chunk in chunked(((seq, item) for seq, item in enumerate(todo)),
-                             self.chunk_size):
+        for chunk in chunked(((seq, item) for seq, item in enumerate(todo)), self.chunk_size):
             self.next_submit = chunk[-1][0] + 1
             if self.executor.ships_patches:
                 chunk = self._ship(chunk)
@@ -294,25 +310,43 @@ class _Driver:
 
     def _crashed(self, chunk: Chunk, exc: BaseException) -> None:
         seq, item = chunk[0]  # run alone: it is this item's doing
-        self.deliver(seq, error_record(
-            item, self.settings, f"internal error: the worker died on this patch "
-            f"({type(exc).__name__}: {one_line(exc)})"))
+        self.deliver(
+            seq,
+            error_record(
+                item,
+                self.settings,
+                f"internal error: the worker died on this patch "
+                f"({type(exc).__name__}: {one_line(exc)})",
+            ),
+        )
 
     def run(self, todo: Iterable[Item]) -> None:
         self.summary.worker_failures += run_tasks(
-            self.executor, self._chunks(todo), run_chunk,
+            self.executor,
+            self._chunks(todo),
+            run_chunk,
             arguments=lambda chunk: (self.settings, [item for _, item in chunk]),
-            deliver=self._deliver_chunk, crashed=self._crashed,
+            deliver=self._deliver_chunk,
+            crashed=self._crashed,
             split=lambda chunk: [[pair] for pair in chunk],
-            hold=lambda: self.ordered and self.next_submit - self.next_write
-            >= self.window_items)
+            hold=lambda: self.ordered and self.next_submit - self.next_write >= self.window_items,
+        )
 
 
-def run_batch(source: str | Path | BatchInput, out: str | Path, *,
-              settings: Settings | None = None, defaults: Defaults | None = None,
-              executor: str | Executor = "local", jobs: int | None = None,
-              scheduler: str | None = None, resume: bool = False, ordered: bool = False,
-              chunk_size: int | None = None, progress: Progress | None = None) -> Summary:
+def run_batch(
+    source: str | Path | BatchInput,
+    out: str | Path,
+    *,
+    settings: Settings | None = None,
+    defaults: Defaults | None = None,
+    executor: str | Executor = "local",
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    resume: bool = False,
+    ordered: bool = False,
+    chunk_size: int | None = None,
+    progress: Progress | None = None,
+) -> Summary:
     """Characterize every item of `source` (a directory of patches, a manifest CSV, or
     an opened BatchInput) into the JSON Lines file `out`.
 
@@ -325,9 +359,19 @@ def run_batch(source: str | Path | BatchInput, out: str | Path, *,
     existed = Path(out).exists()
     lock = _lock(Path(out))
     try:
-        return _run_locked(batch, out, settings, executor=executor, jobs=jobs,
-                           scheduler=scheduler, resume=resume, ordered=ordered,
-                           chunk_size=chunk_size, progress=progress, started=started)
+        return _run_locked(
+            batch,
+            out,
+            settings,
+            executor=executor,
+            jobs=jobs,
+            scheduler=scheduler,
+            resume=resume,
+            ordered=ordered,
+            chunk_size=chunk_size,
+            progress=progress,
+            started=started,
+        )
     finally:
         if not existed:  # nothing written (a failed start): leave nothing behind
             _remove_if_empty(Path(out))
@@ -353,23 +397,34 @@ def _lock(out: Path) -> int | None:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
-        raise HunkmetricsError(f"{out}: another hunkmetrics batch is writing this file") \
-            from None
+        raise HunkmetricsError(f"{out}: another hunkmetrics batch is writing this file") from None
     return fd
 
 
-def _run_locked(batch: BatchInput, out: str | Path, settings: Settings, *,
-                executor: str | Executor, jobs: int | None, scheduler: str | None,
-                resume: bool, ordered: bool, chunk_size: int | None,
-                progress: Progress | None, started: float) -> Summary:
+def _run_locked(
+    batch: BatchInput,
+    out: str | Path,
+    settings: Settings,
+    *,
+    executor: str | Executor,
+    jobs: int | None,
+    scheduler: str | None,
+    resume: bool,
+    ordered: bool,
+    chunk_size: int | None,
+    progress: Progress | None,
+    started: float,
+) -> Summary:
     writer = open_writer(out, resume)
     summary = Summary(output=Path(out), total=batch.count, repaired=writer.repaired)
     try:
         summary.skipped = len(batch.ids & writer.done_ids)
         summary.foreign = len(writer.done_ids) - summary.skipped
         if summary.foreign:
-            summary.warnings.append(f"{out} has {summary.foreign} line(s) whose id is not "
-                                    f"in {batch.path}: is this the right --out?")
+            summary.warnings.append(
+                f"{out} has {summary.foreign} line(s) whose id is not "
+                f"in {batch.path}: is this the right --out?"
+            )
         todo_count = batch.count - summary.skipped
         if todo_count == 0:
             return summary
@@ -379,8 +434,9 @@ def _run_locked(batch: BatchInput, out: str | Path, settings: Settings, *,
         interrupted = False
         try:
             size = chunk_size or auto_chunk_size(todo_count, pool.slots)
-            driver = _Driver(writer, pool, settings, summary, ordered=ordered,
-                             chunk_size=size, progress=progress)
+            driver = _Driver(
+                writer, pool, settings, summary, ordered=ordered, chunk_size=size, progress=progress
+            )
             if progress is not None:
                 progress.start(todo_count)
             done = writer.done_ids

@@ -12,13 +12,19 @@ from .executors import Executor
 Task = TypeVar("Task")
 
 
-def run_tasks(executor: Executor, tasks: Iterable[Task], work: Callable[..., Any], *,
-              deliver: Callable[[Task, Any], None],
-              crashed: Callable[[Task, BaseException], None],
-              split: Callable[[Task], list[Task]] = lambda task: [task],
-              arguments: Callable[[Task], tuple[Any, ...]] = lambda task: (task,),
-              window: int | None = None, hold: Callable[[], bool] = lambda: False,
-              check: Callable[[], None] = lambda: None) -> int:
+def run_tasks(
+    executor: Executor,
+    tasks: Iterable[Task],
+    work: Callable[..., Any],
+    *,
+    deliver: Callable[[Task, Any], None],
+    crashed: Callable[[Task, BaseException], None],
+    split: Callable[[Task], list[Task]] = lambda task: [task],
+    arguments: Callable[[Task], tuple[Any, ...]] = lambda task: (task,),
+    window: int | None = None,
+    hold: Callable[[], bool] = lambda: False,
+    check: Callable[[], None] = lambda: None,
+) -> int:
     """Run `work(*arguments(task))` on `executor` for every task (only what `arguments`
     picks travels to the worker), pulling tasks lazily with at most `window` in flight
     (default 2 × slots + 1) and none while `hold()` is true. Results go to

@@ -66,10 +66,15 @@ def _version(value: bool) -> None:
 @app.callback()
 def root(
     ctx: typer.Context,
-    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal "
-                                        "errors.")] = False,
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Print the version and exit.")] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show tracebacks of internal errors.")
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
 ) -> None:
     ctx.obj = {"debug": debug}
 
@@ -93,20 +98,27 @@ def guarded(ctx: typer.Context, action: Callable[[], Any]) -> Any:
     except Exception as exc:  # an internal error: never a bare traceback by default
         if ctx.obj and ctx.obj.get("debug"):
             raise
-        _fail(f"internal error: {type(exc).__name__}: {exc} "
-              "(re-run with --debug for the traceback)", EXIT_INTERNAL)
+        _fail(
+            f"internal error: {type(exc).__name__}: {exc} (re-run with --debug for the traceback)",
+            EXIT_INTERNAL,
+        )
 
 
 def load(patch: str, repo, rev, reverse: bool, hunks) -> Workspace:
     """The shared inputs of every command, as one Workspace."""
     stdin = sys.stdin.buffer.read() if patch == "-" else None
-    return open_workspace(patch, repo=repo, rev=rev, reverse=reverse,
-                          hunking=hunks.value, stdin=stdin)
+    return open_workspace(
+        patch, repo=repo, rev=rev, reverse=reverse, hunking=hunks.value, stdin=stdin
+    )
 
 
-def emit(document: dict[str, Any], format: Format, render: Callable[[dict[str, Any]], None],
-         csv_rows: list[dict[str, Any]] | None = None,
-         csv_columns: list[str] | None = None) -> None:
+def emit(
+    document: dict[str, Any],
+    format: Format,
+    render: Callable[[dict[str, Any]], None],
+    csv_rows: list[dict[str, Any]] | None = None,
+    csv_columns: list[str] | None = None,
+) -> None:
     """Print a document: JSON whole (warnings inside), CSV rows or a table for people
     (warnings on stderr)."""
     if format is Format.json:
@@ -127,15 +139,36 @@ def print_warnings(warnings: list[str]) -> None:
         err.print(f"hunkmetrics: warning: {warning}", markup=False)
 
 
-HUNK_COLUMNS = ["index", "file", "old_start", "old_lines", "new_start", "new_lines", "added",
-                "removed", "language", "package", "class", "method", "methods", "located_by",
-                "placed", "note"]
+HUNK_COLUMNS = [
+    "index",
+    "file",
+    "old_start",
+    "old_lines",
+    "new_start",
+    "new_lines",
+    "added",
+    "removed",
+    "language",
+    "package",
+    "class",
+    "method",
+    "methods",
+    "located_by",
+    "placed",
+    "note",
+]
 
 
 @app.command()
-def hunks(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None, rev: RevOpt = None,
-          reverse: ReverseOpt = False, hunks: HunksOpt = Hunking.as_given,
-          format: FormatOpt = Format.table) -> None:
+def hunks(
+    ctx: typer.Context,
+    patch: PatchArg,
+    repo: RepoOpt = None,
+    rev: RevOpt = None,
+    reverse: ReverseOpt = False,
+    hunks: HunksOpt = Hunking.as_given,
+    format: FormatOpt = Format.table,
+) -> None:
     """List a patch's hunks and where each sits: package, class, method.
 
     With --repo (and --rev) the whole file is parsed; without, only the diff's own lines
@@ -162,48 +195,73 @@ def _short(name: str | None, prefix: str | None) -> str:
     if not name:
         return ""
     if prefix and name.startswith(prefix + "."):
-        return name[len(prefix) + 1:]
+        return name[len(prefix) + 1 :]
     return name
 
 
 def render_hunks(document: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console(highlight=False)
     source = document["source"]
-    origin = (f"{source['description']} ({source['side']}-image)" if source
-              else "the diff alone (no --repo given)")
-    table = Table(title=f"{document['patch']}: {len(document['hunks'])} hunks, located from "
-                  f"{origin}", title_justify="left", show_lines=False)
+    origin = (
+        f"{source['description']} ({source['side']}-image)"
+        if source
+        else "the diff alone (no --repo given)"
+    )
+    table = Table(
+        title=f"{document['patch']}: {len(document['hunks'])} hunks, located from {origin}",
+        title_justify="left",
+        show_lines=False,
+    )
     for column in ("#", "file", "lines (old)", "+/-", "package", "class", "method"):
         table.add_column(column, overflow="fold")
     for h in document["hunks"]:
         method = _short(h["method"], h["class"]) or (
-            " | ".join(_short(m, h["class"]) for m in h["methods"]) if h["methods"] else "")
+            " | ".join(_short(m, h["class"]) for m in h["methods"]) if h["methods"] else ""
+        )
         if not h["placed"]:
             method = "[yellow]? not placed[/yellow]"
         elif not method:
             method = "[dim]—[/dim]"
         name = h["file"].rsplit("/", 1)[-1]
-        table.add_row(str(h["index"]), name, f"{h['old_start']},{h['old_lines']}",
-                      f"+{h['added']} -{h['removed']}", h["package"] or "",
-                      _short(h["class"], h["package"]), method)
+        table.add_row(
+            str(h["index"]),
+            name,
+            f"{h['old_start']},{h['old_lines']}",
+            f"+{h['added']} -{h['removed']}",
+            h["package"] or "",
+            _short(h["class"], h["package"]),
+            method,
+        )
     console.print(table)
     unplaced = [h for h in document["hunks"] if not h["placed"]]
     if unplaced:
-        console.print(f"[yellow]{len(unplaced)} hunk(s) not placed in a method: "
-                      f"{unplaced[0]['note']}. Give --repo/--rev for exact locations.[/yellow]")
+        console.print(
+            f"[yellow]{len(unplaced)} hunk(s) not placed in a method: "
+            f"{unplaced[0]['note']}. Give --repo/--rev for exact locations.[/yellow]"
+        )
     for item in document.get("excluded_files", []):
         console.print(f"[dim]excluded: {item['file']} ({item['reason']})[/dim]")
 
 
 @app.command()
-def divergence(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None, rev: RevOpt = None,
-               reverse: ReverseOpt = False, hunks: HunksOpt = Hunking.as_given,
-               profile: ProfileOpt = Profile.default,
-               pairs: Annotated[bool, typer.Option(
-                   "--pairs", help="Also list every pair's components (table output; JSON "
-                   "and CSV always have them).")] = False,
-               weight: WeightOpt = 2.0,
-               format: FormatOpt = Format.table) -> None:
+def divergence(
+    ctx: typer.Context,
+    patch: PatchArg,
+    repo: RepoOpt = None,
+    rev: RevOpt = None,
+    reverse: ReverseOpt = False,
+    hunks: HunksOpt = Hunking.as_given,
+    profile: ProfileOpt = Profile.default,
+    pairs: Annotated[
+        bool,
+        typer.Option(
+            "--pairs",
+            help="Also list every pair's components (table output; JSON and CSV always have them).",
+        ),
+    ] = False,
+    weight: WeightOpt = 2.0,
+    format: FormatOpt = Format.table,
+) -> None:
     """Hunk divergence Div(P): how different a patch's hunks are from each other.
 
     Div(P) = ln(n) · mean over pairs of L·(S + g·F)/(1 + g), with L lexical, S structural
@@ -223,11 +281,21 @@ def divergence(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None, rev: R
 
     def run() -> None:
         with load(patch, repo, rev, reverse, hunks) as workspace:
-            result = compute_divergence(workspace.patch, workspace.sources, workspace.cache,
-                                        profile=profile.value, distributed_weight=weight)
+            result = compute_divergence(
+                workspace.patch,
+                workspace.sources,
+                workspace.cache,
+                profile=profile.value,
+                distributed_weight=weight,
+            )
             document = divergence_document(workspace, result, lazy_pairs=True)
-        emit(document, format, lambda doc: render_divergence(doc, show_pairs=pairs),
-             document["divergence"]["pairs"], PAIR_COLUMNS)
+        emit(
+            document,
+            format,
+            lambda doc: render_divergence(doc, show_pairs=pairs),
+            document["divergence"]["pairs"],
+            PAIR_COLUMNS,
+        )
 
     guarded(ctx, run)
 
@@ -245,17 +313,26 @@ def render_divergence(document: dict[str, Any], show_pairs: bool) -> None:
     div = document["divergence"]
     n = document["hunk_count"]
     source = document["source"]
-    origin = (f"{source['description']} ({source['side']}-image)" if source
-              else "the diff alone (no --repo given)")
-    console.print(f"[bold]{document['patch']}[/bold]  profile [cyan]{div['profile']}[/cyan], "
-                  f"AST from {origin}")
-    console.print(f"[bold]Div(P) = {div['value']:.4f}[/bold]   n = {n} hunk{'s' * (n != 1)}, "
-                  f"{len(div['pairs'])} pairs, range [0, ln n = {math.log(n) if n else 0:.4f}]")
+    origin = (
+        f"{source['description']} ({source['side']}-image)"
+        if source
+        else "the diff alone (no --repo given)"
+    )
+    console.print(
+        f"[bold]{document['patch']}[/bold]  profile [cyan]{div['profile']}[/cyan], "
+        f"AST from {origin}"
+    )
+    console.print(
+        f"[bold]Div(P) = {div['value']:.4f}[/bold]   n = {n} hunk{'s' * (n != 1)}, "
+        f"{len(div['pairs'])} pairs, range [0, ln n = {math.log(n) if n else 0:.4f}]"
+    )
     if n < 2:
         console.print("[dim]fewer than two hunks: Div(P) is 0 by definition[/dim]")
     means = div["means"]
-    console.print(f"mean lexical {_number(means['lexical'])}   mean structural "
-                  f"{_number(means['structural'])}   mean file {_number(means['file'])}")
+    console.print(
+        f"mean lexical {_number(means['lexical'])}   mean structural "
+        f"{_number(means['structural'])}   mean file {_number(means['file'])}"
+    )
     if div["excluded_hunks"]:
         console.print(f"[dim]not counted: hunks {div['excluded_hunks']}[/dim]")
     if not show_pairs or not div["pairs"]:
@@ -264,20 +341,35 @@ def render_divergence(document: dict[str, Any], show_pairs: bool) -> None:
     for column in ("i", "j", "L", "S", "F", "g", "d"):
         table.add_column(column, justify="right")
     for pair in div["pairs"][:MAX_TABLE_PAIRS]:
-        table.add_row(str(pair["i"]), str(pair["j"]), _number(pair["lexical"]),
-                      _number(pair["structural"]), _number(pair["file"]),
-                      f"{pair['gamma']:g}", _number(pair["value"]))
+        table.add_row(
+            str(pair["i"]),
+            str(pair["j"]),
+            _number(pair["lexical"]),
+            _number(pair["structural"]),
+            _number(pair["file"]),
+            f"{pair['gamma']:g}",
+            _number(pair["value"]),
+        )
     console.print(table)
     if len(div["pairs"]) > MAX_TABLE_PAIRS:
-        console.print(f"[yellow]showing {MAX_TABLE_PAIRS} of {len(div['pairs'])} pairs; "
-                      "--format json or csv lists them all[/yellow]")
+        console.print(
+            f"[yellow]showing {MAX_TABLE_PAIRS} of {len(div['pairs'])} pairs; "
+            "--format json or csv lists them all[/yellow]"
+        )
 
 
 @app.command()
-def proximity(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None, rev: RevOpt = None,
-              reverse: ReverseOpt = False, hunks: HunksOpt = Hunking.as_given,
-              profile: ProfileOpt = Profile.default, cutoff: CutoffOpt = None,
-              format: FormatOpt = Format.table) -> None:
+def proximity(
+    ctx: typer.Context,
+    patch: PatchArg,
+    repo: RepoOpt = None,
+    rev: RevOpt = None,
+    reverse: ReverseOpt = False,
+    hunks: HunksOpt = Hunking.as_given,
+    profile: ProfileOpt = Profile.default,
+    cutoff: CutoffOpt = None,
+    format: FormatOpt = Format.table,
+) -> None:
     """Spatial proximity: Nucleus, Cluster, Orbit, Sprawl or Fragment, and why.
 
     Checked in order: all hunks in one file → Nucleus if all in one method, else
@@ -296,42 +388,75 @@ def proximity(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None, rev: Re
         with load(patch, repo, rev, reverse, hunks) as workspace:
             result = proximity_of(workspace, profile.value, cutoff)
             document = proximity_document(workspace, result)
-        emit(document, format, lambda doc: render_proximity(doc["proximity"], doc),
-             [document["proximity"]], PROXIMITY_COLUMNS)
+        emit(
+            document,
+            format,
+            lambda doc: render_proximity(doc["proximity"], doc),
+            [document["proximity"]],
+            PROXIMITY_COLUMNS,
+        )
 
     guarded(ctx, run)
 
 
-PROXIMITY_COLUMNS = ["class", "profile", "cutoff", "hunk_count", "files", "packages",
-                     "classes", "methods", "shared_package_prefix", "shared_package_depth",
-                     "located_by", "reason"]
+PROXIMITY_COLUMNS = [
+    "class",
+    "profile",
+    "cutoff",
+    "hunk_count",
+    "files",
+    "packages",
+    "classes",
+    "methods",
+    "shared_package_prefix",
+    "shared_package_depth",
+    "located_by",
+    "reason",
+]
 
 
-def render_proximity(prox: dict[str, Any], document: dict[str, Any],
-                     console: Console | None = None) -> None:
+def render_proximity(
+    prox: dict[str, Any], document: dict[str, Any], console: Console | None = None
+) -> None:
     console = console or Console(highlight=False)
     label = prox["class"] or "no class"
-    console.print(f"[bold]{document['patch']}[/bold]  proximity [bold cyan]{label}"
-                  f"[/bold cyan] ({prox['profile']})")
+    console.print(
+        f"[bold]{document['patch']}[/bold]  proximity [bold cyan]{label}"
+        f"[/bold cyan] ({prox['profile']})"
+    )
     console.print(f"  why: {prox['reason']}")
-    console.print(f"  spans {prox['files']} file(s), {prox['packages']} package(s), "
-                  f"{prox['classes']} class(es), {prox['methods']} method(s); shared package "
-                  f"prefix '{prox['shared_package_prefix']}' (depth "
-                  f"{prox['shared_package_depth']}), cutoff {prox['cutoff']}; located from "
-                  f"{prox['located_by']}")
+    console.print(
+        f"  spans {prox['files']} file(s), {prox['packages']} package(s), "
+        f"{prox['classes']} class(es), {prox['methods']} method(s); shared package "
+        f"prefix '{prox['shared_package_prefix']}' (depth "
+        f"{prox['shared_package_depth']}), cutoff {prox['cutoff']}; located from "
+        f"{prox['located_by']}"
+    )
 
 
 @app.command()
-def localization(ctx: typer.Context,
-                 reference: Annotated[str, typer.Option(
-                     "--reference", help="The developer's patch.", show_default=False)],
-                 candidate: Annotated[str, typer.Option(
-                     "--candidate", help="The agent's patch ('-' for standard input). An "
-                     "empty or unparseable one localizes nothing.", show_default=False)],
-                 repo: RepoOpt = None, rev: RevOpt = None, reverse: ReverseOpt = False,
-                 reverse_reference: ReverseReferenceOpt = False,
-                 hunks: HunksOpt = Hunking.as_given, exclude_tests: ExcludeTestsOpt = False,
-                 format: FormatOpt = Format.table) -> None:
+def localization(
+    ctx: typer.Context,
+    reference: Annotated[
+        str, typer.Option("--reference", help="The developer's patch.", show_default=False)
+    ],
+    candidate: Annotated[
+        str,
+        typer.Option(
+            "--candidate",
+            help="The agent's patch ('-' for standard input). An "
+            "empty or unparseable one localizes nothing.",
+            show_default=False,
+        ),
+    ],
+    repo: RepoOpt = None,
+    rev: RevOpt = None,
+    reverse: ReverseOpt = False,
+    reverse_reference: ReverseReferenceOpt = False,
+    hunks: HunksOpt = Hunking.as_given,
+    exclude_tests: ExcludeTestsOpt = False,
+    format: FormatOpt = Format.table,
+) -> None:
     """Did an agent's patch touch every file, hunk and method the developer's did?
 
     file_superset is true when the candidate modifies every file the reference does.
@@ -349,26 +474,53 @@ def localization(ctx: typer.Context,
     def run() -> None:
         stdin = sys.stdin.buffer.read() if candidate == "-" else None
         with ExitStack() as stack:
-            ref_ws = stack.enter_context(open_workspace(
-                reference, repo=repo, rev=rev, reverse=reverse != reverse_reference,
-                hunking=hunks.value))
-            cand_ws, error = open_candidate(candidate, repo=repo, rev=rev, reverse=reverse,
-                                            hunking=hunks.value, stdin=stdin,
-                                            cache=ref_ws.cache)
+            ref_ws = stack.enter_context(
+                open_workspace(
+                    reference,
+                    repo=repo,
+                    rev=rev,
+                    reverse=reverse != reverse_reference,
+                    hunking=hunks.value,
+                )
+            )
+            cand_ws, error = open_candidate(
+                candidate,
+                repo=repo,
+                rev=rev,
+                reverse=reverse,
+                hunking=hunks.value,
+                stdin=stdin,
+                cache=ref_ws.cache,
+            )
             if cand_ws is not None:
                 stack.enter_context(cand_ws)
-            result = localization_of(ref_ws, cand_ws, exclude_tests=exclude_tests,
-                                     candidate_error=error)
+            result = localization_of(
+                ref_ws, cand_ws, exclude_tests=exclude_tests, candidate_error=error
+            )
             document = localization_document(ref_ws, cand_ws, result, candidate)
-        emit(document, format, lambda doc: render_localization(doc["localization"]),
-             [document["localization"]], LOCALIZATION_COLUMNS)
+        emit(
+            document,
+            format,
+            lambda doc: render_localization(doc["localization"]),
+            [document["localization"]],
+            LOCALIZATION_COLUMNS,
+        )
 
     guarded(ctx, run)
 
 
-LOCALIZATION_COLUMNS = ["file_superset", "missed_files", "extra_files", "hunk_recall",
-                        "reference_hunks", "hunks_found", "method_recall",
-                        "method_recall_reason", "exclude_tests", "candidate_error"]
+LOCALIZATION_COLUMNS = [
+    "file_superset",
+    "missed_files",
+    "extra_files",
+    "hunk_recall",
+    "reference_hunks",
+    "hunks_found",
+    "method_recall",
+    "method_recall_reason",
+    "exclude_tests",
+    "candidate_error",
+]
 
 
 def _share(value: float | None, reason: str | None = None) -> str:
@@ -377,8 +529,7 @@ def _share(value: float | None, reason: str | None = None) -> str:
 
 def render_localization(loc: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console(highlight=False)
-    verdict = ("[bold green]yes[/bold green]" if loc["file_superset"]
-               else "[bold red]no[/bold red]")
+    verdict = "[bold green]yes[/bold green]" if loc["file_superset"] else "[bold red]no[/bold red]"
     console.print(f"localized (touches every reference file): {verdict}")
     if loc["candidate_error"]:
         console.print(f"  candidate: [red]{loc['candidate_error']}[/red]")
@@ -386,20 +537,29 @@ def render_localization(loc: dict[str, Any], console: Console | None = None) -> 
         console.print(f"  [red]missed[/red] {name}")
     for name in loc["extra_files"]:
         console.print(f"  [yellow]extra[/yellow]  {name}")
-    console.print(f"  hunk recall {_share(loc['hunk_recall'])} ({loc['hunks_found']}/"
-                  f"{loc['reference_hunks']})   method recall "
-                  f"{_share(loc['method_recall'], loc['method_recall_reason'])}")
+    console.print(
+        f"  hunk recall {_share(loc['hunk_recall'])} ({loc['hunks_found']}/"
+        f"{loc['reference_hunks']})   method recall "
+        f"{_share(loc['method_recall'], loc['method_recall_reason'])}"
+    )
 
 
 @app.command()
-def characterize(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None,
-                 rev: RevOpt = None, reverse: ReverseOpt = False,
-                 hunks: HunksOpt = Hunking.as_given, profile: ProfileOpt = Profile.default,
-                 cutoff: CutoffOpt = None, weight: WeightOpt = 2.0,
-                 reference: ReferenceOpt = None,
-                 reverse_reference: ReverseReferenceOpt = False,
-                 exclude_tests: ExcludeTestsOpt = False,
-                 format: FormatOpt = Format.table) -> None:
+def characterize(
+    ctx: typer.Context,
+    patch: PatchArg,
+    repo: RepoOpt = None,
+    rev: RevOpt = None,
+    reverse: ReverseOpt = False,
+    hunks: HunksOpt = Hunking.as_given,
+    profile: ProfileOpt = Profile.default,
+    cutoff: CutoffOpt = None,
+    weight: WeightOpt = 2.0,
+    reference: ReferenceOpt = None,
+    reverse_reference: ReverseReferenceOpt = False,
+    exclude_tests: ExcludeTestsOpt = False,
+    format: FormatOpt = Format.table,
+) -> None:
     """Everything about one patch in one run: hunks and their methods, divergence,
     proximity and, with --reference, localization against the developer's patch. Each
     file is parsed once for all of it.
@@ -416,12 +576,24 @@ def characterize(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None,
             workspace = stack.enter_context(load(patch, repo, rev, reverse, hunks))
             ref_ws = None
             if reference is not None:
-                ref_ws = stack.enter_context(open_workspace(
-                    reference, repo=repo, rev=rev, reverse=reverse != reverse_reference,
-                    hunking=hunks.value, cache=workspace.cache))
-            result = characterize_workspace(workspace, profile=profile.value, cutoff=cutoff,
-                                            distributed_weight=weight, reference=ref_ws,
-                                            exclude_tests=exclude_tests)
+                ref_ws = stack.enter_context(
+                    open_workspace(
+                        reference,
+                        repo=repo,
+                        rev=rev,
+                        reverse=reverse != reverse_reference,
+                        hunking=hunks.value,
+                        cache=workspace.cache,
+                    )
+                )
+            result = characterize_workspace(
+                workspace,
+                profile=profile.value,
+                cutoff=cutoff,
+                distributed_weight=weight,
+                reference=ref_ws,
+                exclude_tests=exclude_tests,
+            )
             document = result.to_dict(lazy_pairs=True)
         emit(document, format, render_characterization)
 
@@ -431,13 +603,17 @@ def characterize(ctx: typer.Context, patch: PatchArg, repo: RepoOpt = None,
 def render_characterization(document: dict[str, Any]) -> None:
     console = Console(highlight=False)
     div, prox = document["divergence"], document["proximity"]
-    console.print(f"[bold]{document['patch']}[/bold]   {document['hunk_count']} hunks, "
-                  f"profile {document['profile']}")
-    console.print(f"  [bold cyan]{prox['class'] or 'no class'}[/bold cyan]   "
-                  f"[bold]Div(P) = {div['value']:.4f}[/bold]   "
-                  f"(L {_number(div['means']['lexical'])}, "
-                  f"S {_number(div['means']['structural'])}, "
-                  f"F {_number(div['means']['file'])})")
+    console.print(
+        f"[bold]{document['patch']}[/bold]   {document['hunk_count']} hunks, "
+        f"profile {document['profile']}"
+    )
+    console.print(
+        f"  [bold cyan]{prox['class'] or 'no class'}[/bold cyan]   "
+        f"[bold]Div(P) = {div['value']:.4f}[/bold]   "
+        f"(L {_number(div['means']['lexical'])}, "
+        f"S {_number(div['means']['structural'])}, "
+        f"F {_number(div['means']['file'])})"
+    )
     console.print(f"  why: {prox['reason']}")
     render_hunks(document, console=console)
     if "localization" in document:

@@ -68,10 +68,19 @@ class BarProgress:
     def __init__(self) -> None:
         console = _stderr()
         self._bar = RichProgress(
-            TextColumn("[bold]batch"), BarColumn(), MofNCompleteColumn(), _Rate(),
-            TextColumn("eta"), TimeRemainingColumn(), TextColumn("elapsed"),
-            TimeElapsedColumn(), _Errors(),
-            console=console, disable=not console.is_terminal, transient=False)
+            TextColumn("[bold]batch"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            _Rate(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            TextColumn("elapsed"),
+            TimeElapsedColumn(),
+            _Errors(),
+            console=console,
+            disable=not console.is_terminal,
+            transient=False,
+        )
         self._task: Any = None
         self._errors = 0
 
@@ -90,42 +99,97 @@ class BarProgress:
         self._bar.update(self._task, advance=written, errors=self._errors)
 
 
-InputArg = Annotated[Path, typer.Argument(
-    help="A directory of *.diff / *.patch files (id = file name without extension), or a "
-    "manifest CSV with columns id,patch and optional repo,rev,reverse (paths relative to "
-    "the manifest; a non-empty cell overrides the option's default for that row).",
-    show_default=False)]
+InputArg = Annotated[
+    Path,
+    typer.Argument(
+        help="A directory of *.diff / *.patch files (id = file name without extension), or a "
+        "manifest CSV with columns id,patch and optional repo,rev,reverse (paths relative to "
+        "the manifest; a non-empty cell overrides the option's default for that row).",
+        show_default=False,
+    ),
+]
 
 
 @app.command()
-def batch(ctx: typer.Context, input: InputArg,
-          out: Annotated[Path, typer.Option(
-              "--out", "-o", help="The JSON Lines file to write: one line per patch. Never "
-              "overwritten: an existing non-empty file needs --resume.",
-              show_default=False)],
-          repo: RepoOpt = None, rev: RevOpt = None, reverse: ReverseOpt = False,
-          hunks: HunksOpt = Hunking.as_given, profile: ProfileOpt = Profile.default,
-          cutoff: CutoffOpt = None, weight: WeightOpt = 2.0,
-          jobs: Annotated[int | None, typer.Option(
-              "--jobs", "-j", min=1, help="Worker processes (local executor). Default: the "
-              "number of CPUs.", show_default=False, rich_help_panel="Running")] = None,
-          resume: Annotated[bool, typer.Option(
-              "--resume", help="Continue an interrupted run: skip the ids already in --out "
-              "and cut off a torn last line.", rich_help_panel="Running")] = False,
-          ordered: Annotated[bool, typer.Option(
-              "--ordered", help="Write lines in input order (results that finish early wait "
-              "in memory). Default: as they finish.", rich_help_panel="Running")] = False,
-          executor: Annotated[ExecutorKind, typer.Option(
-              "--executor", help="'local': worker processes on this machine; 'dask': an "
-              "existing Dask cluster (needs --scheduler and hunkmetrics\\[dask]).",
-              rich_help_panel="Running")] = ExecutorKind.local,
-          scheduler: Annotated[str | None, typer.Option(
-              "--scheduler", help="The Dask scheduler's address, e.g. tcp://host:8786.",
-              show_default=False, rich_help_panel="Running")] = None,
-          chunk_size: Annotated[int | None, typer.Option(
-              "--chunk-size", min=1, help="Patches per task (consecutive ones sharing a "
-              "repo/rev share its reader). Default: automatic, at most 16.",
-              show_default=False, rich_help_panel="Running")] = None) -> None:
+def batch(
+    ctx: typer.Context,
+    input: InputArg,
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="The JSON Lines file to write: one line per patch. Never "
+            "overwritten: an existing non-empty file needs --resume.",
+            show_default=False,
+        ),
+    ],
+    repo: RepoOpt = None,
+    rev: RevOpt = None,
+    reverse: ReverseOpt = False,
+    hunks: HunksOpt = Hunking.as_given,
+    profile: ProfileOpt = Profile.default,
+    cutoff: CutoffOpt = None,
+    weight: WeightOpt = 2.0,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Worker processes (local executor). Default: the number of CPUs.",
+            show_default=False,
+            rich_help_panel="Running",
+        ),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Continue an interrupted run: skip the ids already in --out "
+            "and cut off a torn last line.",
+            rich_help_panel="Running",
+        ),
+    ] = False,
+    ordered: Annotated[
+        bool,
+        typer.Option(
+            "--ordered",
+            help="Write lines in input order (results that finish early wait "
+            "in memory). Default: as they finish.",
+            rich_help_panel="Running",
+        ),
+    ] = False,
+    executor: Annotated[
+        ExecutorKind,
+        typer.Option(
+            "--executor",
+            help="'local': worker processes on this machine; 'dask': an "
+            "existing Dask cluster (needs --scheduler and hunkmetrics\\[dask]).",
+            rich_help_panel="Running",
+        ),
+    ] = ExecutorKind.local,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            help="The Dask scheduler's address, e.g. tcp://host:8786.",
+            show_default=False,
+            rich_help_panel="Running",
+        ),
+    ] = None,
+    chunk_size: Annotated[
+        int | None,
+        typer.Option(
+            "--chunk-size",
+            min=1,
+            help="Patches per task (consecutive ones sharing a "
+            "repo/rev share its reader). Default: automatic, at most 16.",
+            show_default=False,
+            rich_help_panel="Running",
+        ),
+    ] = None,
+) -> None:
     """Characterize every patch of a dataset into a JSON Lines file, in parallel.
 
     Each line is the `characterize` JSON document of one patch plus "id" and "error"
@@ -151,17 +215,29 @@ def batch(ctx: typer.Context, input: InputArg,
         if scheduler is not None and executor is not ExecutorKind.dask:
             raise HunkmetricsError("--scheduler is for --executor dask")
         if executor is ExecutorKind.dask and jobs is not None:
-            print_warnings(["--jobs is ignored with --executor dask: every thread of the "
-                            "cluster's workers is used"])
-        settings = Settings(profile=profile.value, cutoff=cutoff, distributed_weight=weight,
-                            hunking=hunks.value)
+            print_warnings(
+                [
+                    "--jobs is ignored with --executor dask: every thread of the "
+                    "cluster's workers is used"
+                ]
+            )
+        settings = Settings(
+            profile=profile.value, cutoff=cutoff, distributed_weight=weight, hunking=hunks.value
+        )
         with BarProgress() as progress:
-            summary = run_batch(input, out, settings=settings,
-                                defaults=Defaults(repo=repo, rev=rev, reverse=reverse),
-                                executor=executor.value,
-                                jobs=jobs or os.cpu_count() or 1, scheduler=scheduler,
-                                resume=resume, ordered=ordered, chunk_size=chunk_size,
-                                progress=progress)
+            summary = run_batch(
+                input,
+                out,
+                settings=settings,
+                defaults=Defaults(repo=repo, rev=rev, reverse=reverse),
+                executor=executor.value,
+                jobs=jobs or os.cpu_count() or 1,
+                scheduler=scheduler,
+                resume=resume,
+                ordered=ordered,
+                chunk_size=chunk_size,
+                progress=progress,
+            )
         print_warnings(summary.warnings)
         _stderr().print(f"hunkmetrics: {summary.line()}", markup=False)
         if summary.interrupted:
@@ -171,16 +247,31 @@ def batch(ctx: typer.Context, input: InputArg,
 
 
 @app.command()
-def export(ctx: typer.Context,
-           results: Annotated[Path, typer.Argument(
-               help="A batch's JSON Lines output.", show_default=False)],
-           out: Annotated[str, typer.Option(
-               "--out", "-o", help="The table to write ('-': CSV on standard output).",
-               show_default=False)],
-           format: Annotated[ExportFormat | None, typer.Option(
-               "--format", "-f", help="csv or parquet (default: from --out's extension, "
-               "else csv). Parquet needs pyarrow (hunkmetrics\\[parquet]).",
-               show_default=False)] = None) -> None:
+def export(
+    ctx: typer.Context,
+    results: Annotated[
+        Path, typer.Argument(help="A batch's JSON Lines output.", show_default=False)
+    ],
+    out: Annotated[
+        str,
+        typer.Option(
+            "--out",
+            "-o",
+            help="The table to write ('-': CSV on standard output).",
+            show_default=False,
+        ),
+    ],
+    format: Annotated[
+        ExportFormat | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="csv or parquet (default: from --out's extension, "
+            "else csv). Parquet needs pyarrow (hunkmetrics\\[parquet]).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
     """One table row per patch of a batch's results, sorted by id.
 
     Columns: id, error, patch, hunk_count, divergence, lexical_mean, structural_mean,
@@ -201,7 +292,10 @@ def export(ctx: typer.Context,
         summary = export_table(results, out, format.value if format else None)
         print_warnings([f"{results}: {w}" for w in summary.warnings])
         if out != "-":
-            _stderr().print(f"hunkmetrics: export: {summary.rows} rows ({summary.errors} "
-                            f"with an error) → {out}", markup=False)
+            _stderr().print(
+                f"hunkmetrics: export: {summary.rows} rows ({summary.errors} "
+                f"with an error) → {out}",
+                markup=False,
+            )
 
     guarded(ctx, run)

@@ -20,8 +20,10 @@ _RUN = "Run"
 
 
 def _describe(stats: MineStats) -> str:
-    text = (f"scanned {stats.scanned:,} commits · {stats.matched:,} matched · "
-            f"{stats.candidates:,} candidates · {stats.written:,} written")
+    text = (
+        f"scanned {stats.scanned:,} commits · {stats.matched:,} matched · "
+        f"{stats.candidates:,} candidates · {stats.written:,} written"
+    )
     if stats.errors:
         text += f" · [red]{stats.errors:,} errors[/red]"
     if stats.resumed:
@@ -32,51 +34,124 @@ def _describe(stats: MineStats) -> str:
 @app.command()
 def mine(
     ctx: typer.Context,
-    repo: Annotated[Path, typer.Argument(
-        help="The git repository to mine (a working tree, bare or a mirror).",
-        show_default=False)],
-    out: Annotated[Path, typer.Option(
-        "--out", "-o", help="JSON Lines output, one line per candidate commit. It must not "
-        "exist yet, unless --resume.", show_default=False)],
-    since: Annotated[str | None, typer.Option(
-        "--since", help="Only commits committed on or after this ISO 8601 date "
-        "(2024-01-31, or with a time and zone; no zone = UTC).",
-        rich_help_panel=_FILTERS)] = None,
-    until: Annotated[str | None, typer.Option(
-        "--until", help="Only commits committed on or before this date (a bare date "
-        "includes that whole day).", rich_help_panel=_FILTERS)] = None,
-    grep: Annotated[str, typer.Option(
-        "--grep", help="Bug-fix commits: a regular expression searched in the whole "
-        "message, case-insensitive.", rich_help_panel=_FILTERS)] = DEFAULT_GREP,
-    min_hunks: Annotated[int, typer.Option(
-        "--min-hunks", min=1, help="Keep commits whose source change has at least this "
-        "many hunks.", rich_help_panel=_FILTERS)] = 2,
-    max_hunks: Annotated[int | None, typer.Option(
-        "--max-hunks", min=1, help="...and at most this many (default: no limit).",
-        rich_help_panel=_FILTERS)] = None,
-    lang: Annotated[str | None, typer.Option(
-        "--lang", help="Source languages, comma-separated: java, python, javascript, "
-        "typescript, tsx, go, c, cpp (default: all).", rich_help_panel=_FILTERS)] = None,
-    exclude_tests: Annotated[bool, typer.Option(
-        "--exclude-tests/--include-tests", help="Leave test files out of the source "
-        "change (patterns per language: docs/metrics.md).",
-        rich_help_panel=_FILTERS)] = True,
-    branch: Annotated[str | None, typer.Option(
-        "--branch", help="Walk the history of this branch or revision (default: HEAD).",
-        rich_help_panel=_FILTERS)] = None,
+    repo: Annotated[
+        Path,
+        typer.Argument(
+            help="The git repository to mine (a working tree, bare or a mirror).",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="JSON Lines output, one line per candidate commit. It must not "
+            "exist yet, unless --resume.",
+            show_default=False,
+        ),
+    ],
+    since: Annotated[
+        str | None,
+        typer.Option(
+            "--since",
+            help="Only commits committed on or after this ISO 8601 date "
+            "(2024-01-31, or with a time and zone; no zone = UTC).",
+            rich_help_panel=_FILTERS,
+        ),
+    ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option(
+            "--until",
+            help="Only commits committed on or before this date (a bare date "
+            "includes that whole day).",
+            rich_help_panel=_FILTERS,
+        ),
+    ] = None,
+    grep: Annotated[
+        str,
+        typer.Option(
+            "--grep",
+            help="Bug-fix commits: a regular expression searched in the whole "
+            "message, case-insensitive.",
+            rich_help_panel=_FILTERS,
+        ),
+    ] = DEFAULT_GREP,
+    min_hunks: Annotated[
+        int,
+        typer.Option(
+            "--min-hunks",
+            min=1,
+            help="Keep commits whose source change has at least this many hunks.",
+            rich_help_panel=_FILTERS,
+        ),
+    ] = 2,
+    max_hunks: Annotated[
+        int | None,
+        typer.Option(
+            "--max-hunks",
+            min=1,
+            help="...and at most this many (default: no limit).",
+            rich_help_panel=_FILTERS,
+        ),
+    ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="Source languages, comma-separated: java, python, javascript, "
+            "typescript, tsx, go, c, cpp (default: all).",
+            rich_help_panel=_FILTERS,
+        ),
+    ] = None,
+    exclude_tests: Annotated[
+        bool,
+        typer.Option(
+            "--exclude-tests/--include-tests",
+            help="Leave test files out of the source "
+            "change (patterns per language: docs/metrics.md).",
+            rich_help_panel=_FILTERS,
+        ),
+    ] = True,
+    branch: Annotated[
+        str | None,
+        typer.Option(
+            "--branch",
+            help="Walk the history of this branch or revision (default: HEAD).",
+            rich_help_panel=_FILTERS,
+        ),
+    ] = None,
     profile: ProfileOpt = Profile.default,
-    jobs: Annotated[int, typer.Option(
-        "--jobs", "-j", min=1, help="Characterize in this many processes (1: in this one, "
-        "lines in history order; more: lines in the order they finish).",
-        rich_help_panel=_RUN)] = 1,
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Continue an interrupted run: keep --out and skip the commits "
-        "already in it.", rich_help_panel=_RUN)] = False,
-    walker: Annotated[str, typer.Option(
-        "--walker", help="How commits are walked: 'git' (one `git log`, the default) or "
-        "'pydriller' (PyDriller's Repository; needs the mine extra, and PyDriller 2.x "
-        "writes blame.markUnblamableLines into the repository's config).",
-        rich_help_panel=_RUN)] = "git",
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Characterize in this many processes (1: in this one, "
+            "lines in history order; more: lines in the order they finish).",
+            rich_help_panel=_RUN,
+        ),
+    ] = 1,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Continue an interrupted run: keep --out and skip the commits already in it.",
+            rich_help_panel=_RUN,
+        ),
+    ] = False,
+    walker: Annotated[
+        str,
+        typer.Option(
+            "--walker",
+            help="How commits are walked: 'git' (one `git log`, the default) or "
+            "'pydriller' (PyDriller's Repository; needs the mine extra, and PyDriller 2.x "
+            "writes blame.markUnblamableLines into the repository's config).",
+            rich_help_panel=_RUN,
+        ),
+    ] = "git",
 ) -> None:
     """Mine a git history for multi-hunk bug fixes and characterize each one.
 
@@ -95,35 +170,59 @@ def mine(
     """
 
     def run() -> None:
-        options = mine_options(grep=grep, since=since, until=until, min_hunks=min_hunks,
-                               max_hunks=max_hunks, languages=lang,
-                               profile=profile.value, exclude_tests=exclude_tests,
-                               branch=branch)
+        options = mine_options(
+            grep=grep,
+            since=since,
+            until=until,
+            min_hunks=min_hunks,
+            max_hunks=max_hunks,
+            languages=lang,
+            profile=profile.value,
+            exclude_tests=exclude_tests,
+            branch=branch,
+        )
         err = Console(stderr=True, highlight=False, soft_wrap=True)
         progress = None
         if sys.stderr.isatty():
-            progress = Progress(SpinnerColumn(), TextColumn("{task.description}"),
-                                TimeElapsedColumn(), console=err, transient=True)
+            progress = Progress(
+                SpinnerColumn(),
+                TextColumn("{task.description}"),
+                TimeElapsedColumn(),
+                console=err,
+                transient=True,
+            )
             task = progress.add_task("starting", total=None)
         try:
             if progress is not None:
                 progress.start()
             stats = mine_repository(
-                repo, out, options, jobs=jobs, resume=resume, walker=walker,
+                repo,
+                out,
+                options,
+                jobs=jobs,
+                resume=resume,
+                walker=walker,
                 on_progress=(lambda s: progress.update(task, description=_describe(s)))
-                if progress is not None else None)
+                if progress is not None
+                else None,
+            )
         except KeyboardInterrupt:
             if progress is not None:
                 progress.stop()
-            err.print(f"hunkmetrics: interrupted; the lines written so far are in {out} "
-                      "(run again with --resume to continue)", markup=False)
+            err.print(
+                f"hunkmetrics: interrupted; the lines written so far are in {out} "
+                "(run again with --resume to continue)",
+                markup=False,
+            )
             raise typer.Exit(130) from None
         finally:
             if progress is not None:
                 progress.stop()
-        summary = (f"hunkmetrics: scanned {stats.scanned:,} commits: {stats.matched:,} "
-                   f"fixes by message, {stats.candidates:,} candidates by hunk count; wrote "
-                   f"{stats.written:,} lines to {out} ({stats.errors:,} with an error)")
+        summary = (
+            f"hunkmetrics: scanned {stats.scanned:,} commits: {stats.matched:,} "
+            f"fixes by message, {stats.candidates:,} candidates by hunk count; wrote "
+            f"{stats.written:,} lines to {out} ({stats.errors:,} with an error)"
+        )
         if stats.resumed:
             summary += f"; {stats.resumed:,} were already there"
         seconds = f"{stats.seconds:.1f}" if stats.seconds >= 1 else f"{stats.seconds:.2f}"

@@ -25,40 +25,102 @@ class Format(StrEnum):
     csv = "csv"
 
 
-PatchArg = Annotated[str, typer.Argument(
-    help="Unified diff (git or plain) to read; '-' reads standard input.",
-    show_default=False)]
-RepoOpt = Annotated[Path | None, typer.Option(
-    "--repo", help="Source tree: a working tree, or with --rev a git repository (bare is "
-    "fine). Its side of the patch is detected; the other side is derived in memory.",
-    rich_help_panel="Sources")]
-RevOpt = Annotated[str | None, typer.Option(
-    "--rev", help="Read files from this git revision of --repo (default repo: '.').",
-    rich_help_panel="Sources")]
-ReverseOpt = Annotated[bool, typer.Option(
-    "--reverse", help="Swap the patch's sides. Defects4J patches go fixed → buggy: use "
-    "--reverse to read them as fixes.", rich_help_panel="Patch")]
-HunksOpt = Annotated[Hunking, typer.Option(
-    "--hunks", help="'as-given': the @@ blocks; 'regions': re-cut as git would with 3 lines "
-    "of context, so -U0 and -U10 diffs give the same hunks.", rich_help_panel="Patch")]
-FormatOpt = Annotated[Format, typer.Option(
-    "--format", "-f", help="Output: a table for people, json or csv for programs.")]
-ProfileOpt = Annotated[Profile, typer.Option(
-    "--profile", help="'default': token edit distance and AST edit bags; 'birch': the "
-    "published Hunk4J definitions (BLEU, AST path distance).", rich_help_panel="Metric")]
-CutoffOpt = Annotated[int | None, typer.Option(
-    "--sprawl-cutoff", min=0, help="Sprawl needs every pair of hunks to share MORE than "
-    "this many leading package segments (default: floor(median package depth / 2); "
-    "birch: 3).", rich_help_panel="Metric")]
-WeightOpt = Annotated[float, typer.Option(
-    "--distributed-weight", min=0.0, help="g for hunks in different files (the published "
-    "value is 2).", rich_help_panel="Metric")]
-ReferenceOpt = Annotated[str | None, typer.Option(
-    "--reference", help="The developer's patch to compare against (localization).",
-    rich_help_panel="Localization")]
-ReverseReferenceOpt = Annotated[bool, typer.Option(
-    "--reverse-reference", help="Swap the reference patch's sides only (a Defects4J "
-    "developer patch against an agent's fix).", rich_help_panel="Localization")]
-ExcludeTestsOpt = Annotated[bool, typer.Option(
-    "--exclude-tests", help="Leave test files out on both sides (patterns per language: "
-    "docs/metrics.md).", rich_help_panel="Localization")]
+PatchArg = Annotated[
+    str,
+    typer.Argument(
+        help="Unified diff (git or plain) to read; '-' reads standard input.", show_default=False
+    ),
+]
+RepoOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--repo",
+        help="Source tree: a working tree, or with --rev a git repository (bare is "
+        "fine). Its side of the patch is detected; the other side is derived in memory.",
+        rich_help_panel="Sources",
+    ),
+]
+RevOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--rev",
+        help="Read files from this git revision of --repo (default repo: '.').",
+        rich_help_panel="Sources",
+    ),
+]
+ReverseOpt = Annotated[
+    bool,
+    typer.Option(
+        "--reverse",
+        help="Swap the patch's sides. Defects4J patches go fixed → buggy: use "
+        "--reverse to read them as fixes.",
+        rich_help_panel="Patch",
+    ),
+]
+HunksOpt = Annotated[
+    Hunking,
+    typer.Option(
+        "--hunks",
+        help="'as-given': the @@ blocks; 'regions': re-cut as git would with 3 lines "
+        "of context, so -U0 and -U10 diffs give the same hunks.",
+        rich_help_panel="Patch",
+    ),
+]
+FormatOpt = Annotated[
+    Format,
+    typer.Option("--format", "-f", help="Output: a table for people, json or csv for programs."),
+]
+ProfileOpt = Annotated[
+    Profile,
+    typer.Option(
+        "--profile",
+        help="'default': token edit distance and AST edit bags; 'birch': the "
+        "published Hunk4J definitions (BLEU, AST path distance).",
+        rich_help_panel="Metric",
+    ),
+]
+CutoffOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--sprawl-cutoff",
+        min=0,
+        help="Sprawl needs every pair of hunks to share MORE than "
+        "this many leading package segments (default: floor(median package depth / 2); "
+        "birch: 3).",
+        rich_help_panel="Metric",
+    ),
+]
+WeightOpt = Annotated[
+    float,
+    typer.Option(
+        "--distributed-weight",
+        min=0.0,
+        help="g for hunks in different files (the published value is 2).",
+        rich_help_panel="Metric",
+    ),
+]
+ReferenceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--reference",
+        help="The developer's patch to compare against (localization).",
+        rich_help_panel="Localization",
+    ),
+]
+ReverseReferenceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--reverse-reference",
+        help="Swap the reference patch's sides only (a Defects4J "
+        "developer patch against an agent's fix).",
+        rich_help_panel="Localization",
+    ),
+]
+ExcludeTestsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--exclude-tests",
+        help="Leave test files out on both sides (patterns per language: docs/metrics.md).",
+        rich_help_panel="Localization",
+    ),
+]

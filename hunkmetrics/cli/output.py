@@ -54,8 +54,7 @@ def write_json(document: dict[str, Any]) -> None:
 
 def write_csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore",
-                            lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({k: _cell(row.get(k)) for k in columns})

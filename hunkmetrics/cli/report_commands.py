@@ -13,17 +13,35 @@ from .app import app, guarded, print_warnings
 
 
 @app.command()
-def report(ctx: typer.Context,
-           results: Annotated[Path, typer.Argument(
-               help="A batch run's results.jsonl (one characterize document per line, with "
-               "\"id\" and \"error\").", show_default=False)],
-           out: Annotated[Path, typer.Option(
-               "--out", "-o", help="The HTML file to write (one self-contained page).",
-               show_default=False)],
-           outcomes: Annotated[Path | None, typer.Option(
-               "--outcomes", help="CSV with the header id,agent,fixed[,localized] (fixed/"
-               "localized: true/false, 1/0, yes/no): adds the per-agent figures and tables.",
-               show_default=False)] = None) -> None:
+def report(
+    ctx: typer.Context,
+    results: Annotated[
+        Path,
+        typer.Argument(
+            help="A batch run's results.jsonl (one characterize document per line, with "
+            '"id" and "error").',
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="The HTML file to write (one self-contained page).",
+            show_default=False,
+        ),
+    ],
+    outcomes: Annotated[
+        Path | None,
+        typer.Option(
+            "--outcomes",
+            help="CSV with the header id,agent,fixed[,localized] (fixed/"
+            "localized: true/false, 1/0, yes/no): adds the per-agent figures and tables.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
     """Write an HTML report of a batch run: figures of proximity and divergence.
 
     With --outcomes it adds which bugs each agent fixed, per proximity class, and how
@@ -50,6 +68,8 @@ def report(ctx: typer.Context,
         print_warnings(list(made.warnings))
         Console(stderr=True, highlight=False, soft_wrap=True).print(
             f"hunkmetrics: wrote {out}: {made.records} record(s), {made.errors} error(s), "
-            f"{made.figures} figure(s)", markup=False)
+            f"{made.figures} figure(s)",
+            markup=False,
+        )
 
     guarded(ctx, run)

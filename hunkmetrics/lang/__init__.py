@@ -5,6 +5,14 @@ from .languages import LanguageRules, all_rules, rules_for_path
 from .locate import LocatedHunk, Location, locate_patch
 
 __all__ = [
-    "FileIndex", "ParseCache", "LanguageRules", "LocatedHunk", "Location", "Scope",
-    "all_rules", "build_index", "locate_patch", "rules_for_path",
+    "FileIndex",
+    "ParseCache",
+    "LanguageRules",
+    "LocatedHunk",
+    "Location",
+    "Scope",
+    "all_rules",
+    "build_index",
+    "locate_patch",
+    "rules_for_path",
 ]

@@ -19,9 +19,27 @@ _PY_HEADER_RE = re.compile(r"^(async\s+def|def|class)\s+\w+")
 _JAVA_PACKAGE_RE = re.compile(r"^\s*package\s+([\w.]+)\s*;")
 _TOP_LEVEL_RE = re.compile(r"^\s*(import|package|#\s*include|using|from)\b|^\s*$")
 # Error recovery can read `} else {` as a method named `else`: no callable has these names.
-_KEYWORDS = frozenset({"if", "else", "for", "while", "do", "switch", "case", "catch", "try",
-                       "finally", "synchronized", "return", "new", "throw", "assert", "super",
-                       "this"})
+_KEYWORDS = frozenset(
+    {
+        "if",
+        "else",
+        "for",
+        "while",
+        "do",
+        "switch",
+        "case",
+        "catch",
+        "try",
+        "finally",
+        "synchronized",
+        "return",
+        "new",
+        "throw",
+        "assert",
+        "super",
+        "this",
+    }
+)
 
 
 INDENT = 4  # columns per nesting level assumed when reading indentation (tabs expand to 4)
@@ -59,7 +77,7 @@ def java_package_guess(path: str, rules: LanguageRules) -> str:
         if directory == root:
             return ""
         if directory.startswith(root + "/"):
-            return directory[len(root) + 1:].replace("/", ".")
+            return directory[len(root) + 1 :].replace("/", ".")
     return directory.replace("/", ".")
 
 
@@ -103,8 +121,9 @@ def _starts_in_comment(lines: list[str]) -> bool:
     return False
 
 
-def build_fragment(hunk: Hunk, file_diff: FileDiff, rules: LanguageRules,
-                   side: str = "pre") -> Fragment:
+def build_fragment(
+    hunk: Hunk, file_diff: FileDiff, rules: LanguageRules, side: str = "pre"
+) -> Fragment:
     """The best-parsing wrapping of the hunk's lines for this language."""
     numbered = hunk_side_lines(hunk, side)
     body = [text for _, text in numbered]
@@ -129,8 +148,9 @@ def build_fragment(hunk: Hunk, file_diff: FileDiff, rules: LanguageRules,
     return best
 
 
-def cached_fragment(cache: ParseCache, hunk: Hunk, file_diff: FileDiff, rules: LanguageRules,
-                    side: str) -> Fragment:
+def cached_fragment(
+    cache: ParseCache, hunk: Hunk, file_diff: FileDiff, rules: LanguageRules, side: str
+) -> Fragment:
     """`build_fragment`, once per hunk side and run."""
     key = ("fragment", file_diff.path, hunk.index, hunk.old_start, hunk.new_start, side)
     if key not in cache.fragments:
@@ -138,8 +158,13 @@ def cached_fragment(cache: ParseCache, hunk: Hunk, file_diff: FileDiff, rules: L
     return cache.fragments[key]  # type: ignore[return-value]
 
 
-def _brace_wrappings(body: list[str], numbers: list[int | None], section: str,
-                     file_diff: FileDiff, rules: LanguageRules):
+def _brace_wrappings(
+    body: list[str],
+    numbers: list[int | None],
+    section: str,
+    file_diff: FileDiff,
+    rules: LanguageRules,
+):
     """Wrappings for a brace language. The hunk's unmatched `}` close blocks it does not
     show; the last of them may close the type itself, so both readings are tried."""
     low, final = _brace_depths(body)
@@ -152,12 +177,18 @@ def _brace_wrappings(body: list[str], numbers: list[int | None], section: str,
     readings = sorted({-low, max(0, -low - 1)} if java else {-low}, reverse=True)
     for extra in readings:
         for method in (False, True):
-            head = ([type_line] if type_line else []) + (
-                ["void __fragment__() {"] if method else []) + ["{"] * extra
+            head = (
+                ([type_line] if type_line else [])
+                + (["void __fragment__() {"] if method else [])
+                + ["{"] * extra
+            )
             depth = len(head) + final  # every open of the head is one `{`
             tail = ["}"] * max(0, depth)
-            yield ([*head, *body, *tail], [None] * len(head) + numbers + [None] * len(tail),
-                   1 if type_line else 0)
+            yield (
+                [*head, *body, *tail],
+                [None] * len(head) + numbers + [None] * len(tail),
+                1 if type_line else 0,
+            )
 
 
 def _python_wrappings(body: list[str], numbers: list[int | None], section: str):
@@ -182,8 +213,7 @@ def _remap(index: FileIndex, fragment: Fragment) -> FileIndex:
     for scope in index.scopes:
         if not _plausible(scope, index, fragment, lines):
             continue
-        scopes.append(replace(scope, start=at(scope.start, first - 1),
-                              end=at(scope.end, last + 1)))
+        scopes.append(replace(scope, start=at(scope.start, first - 1), end=at(scope.end, last + 1)))
     return replace(index, scopes=tuple(scopes))
 
 
@@ -211,20 +241,28 @@ def _plausible(scope: Scope, index: FileIndex, fragment: Fragment, lines: list[s
     if not 0 < scope.start <= len(fragment.line_map) or not fragment.line_map[scope.start - 1]:
         return False
     visible_types = sum(
-        1 for other in index.scopes
-        if other.kind == "type" and other.depth < scope.depth
+        1
+        for other in index.scopes
+        if other.kind == "type"
+        and other.depth < scope.depth
         and other.start <= scope.start <= other.end
-        and 0 < other.start <= len(fragment.line_map) and fragment.line_map[other.start - 1])
+        and 0 < other.start <= len(fragment.line_map)
+        and fragment.line_map[other.start - 1]
+    )
     nesting = visible_types + (1 if fragment.wrapper_types else 0)
     return _indent(lines[scope.start - 1]) <= INDENT * nesting
 
 
-def locate_from_diff(hunk: Hunk, file_diff: FileDiff, rules: LanguageRules,
-                     cache: ParseCache | None = None) -> Location:
+def locate_from_diff(
+    hunk: Hunk, file_diff: FileDiff, rules: LanguageRules, cache: ParseCache | None = None
+) -> Location:
     """Locate one hunk from its own lines (pre-image side, or post-image for a new file)."""
     side = "post" if file_diff.old_path is None else "pre"
-    fragment = (cached_fragment(cache, hunk, file_diff, rules, side) if cache is not None
-                else build_fragment(hunk, file_diff, rules, side))
+    fragment = (
+        cached_fragment(cache, hunk, file_diff, rules, side)
+        if cache is not None
+        else build_fragment(hunk, file_diff, rules, side)
+    )
     path = file_diff.path
     package = _diff_package(hunk, path, rules)
     root = package
@@ -232,18 +270,26 @@ def locate_from_diff(hunk: Hunk, file_diff: FileDiff, rules: LanguageRules,
         root = ".".join(p for p in (package, PurePosixPath(path).stem) if p)
     elif rules.package != "declaration":
         root = ""
-    index = build_index(fragment.text, rules, path, package=package, root=root,
-                        tree=fragment.tree)
+    index = build_index(fragment.text, rules, path, package=package, root=root, tree=fragment.tree)
     index = _remap(index, fragment)
     location = locate_in_index(index, hunk, "diff")
     if side == "post":
-        location = replace(location, class_name=None, method=None, methods=(),
-                           method_span=None, note="new file: located in its post-image")
+        location = replace(
+            location,
+            class_name=None,
+            method=None,
+            methods=(),
+            method_span=None,
+            note="new file: located in its post-image",
+        )
         return location
     location = replace(location, method_span=None)
     if location.method is None and not _type_declared_inside(index, hunk, fragment):
-        location = replace(location, placed=False,
-                           note="enclosing method not visible in the diff (no source given)")
+        location = replace(
+            location,
+            placed=False,
+            note="enclosing method not visible in the diff (no source given)",
+        )
     return location
 
 

@@ -68,13 +68,15 @@ class ParseCache:
             self.parses += 1
         return self.trees[key]
 
-    def index(self, rules: LanguageRules, path: str, data: bytes,
-              package: str | None = None) -> FileIndex:
+    def index(
+        self, rules: LanguageRules, path: str, data: bytes, package: str | None = None
+    ) -> FileIndex:
         # The path matters for languages whose package or module comes from it.
         key = (rules.name, path, hashlib.sha1(data).hexdigest(), package)
         if key not in self.indexes:
-            self.indexes[key] = build_index(data, rules, path, package=package,
-                                            tree=self.tree(rules, data))
+            self.indexes[key] = build_index(
+                data, rules, path, package=package, tree=self.tree(rules, data)
+            )
         return self.indexes[key]
 
 
@@ -82,9 +84,15 @@ def directory_package(path: str) -> str:
     return str(PurePosixPath(path).parent).replace("\\", "/").removeprefix(".")
 
 
-def build_index(data: bytes, rules: LanguageRules, path: str, *,
-                package: str | None = None, root: str | None = None,
-                tree: ts.Tree | None = None) -> FileIndex:
+def build_index(
+    data: bytes,
+    rules: LanguageRules,
+    path: str,
+    *,
+    package: str | None = None,
+    root: str | None = None,
+    tree: ts.Tree | None = None,
+) -> FileIndex:
     """Parse `data` and index its scopes.
 
     `package` overrides the package (Python's comes from the tree layout); `root` the
@@ -109,8 +117,14 @@ def build_index(data: bytes, rules: LanguageRules, path: str, *,
         nodes.extend((n, kind) for n in captures.get(kind, []))  # type: ignore[misc]
     nodes.sort(key=lambda item: (item[0].start_byte, -item[0].end_byte))
     scopes = _nest(nodes, rules, root, package)
-    return FileIndex(path, rules.name, package, tuple(scopes),
-                     parse_errors=count_errors(tree), line_count=data.count(b"\n") + 1)
+    return FileIndex(
+        path,
+        rules.name,
+        package,
+        tuple(scopes),
+        parse_errors=count_errors(tree),
+        line_count=data.count(b"\n") + 1,
+    )
 
 
 def python_module(package: str | None, path: str) -> str:
@@ -124,8 +138,9 @@ def _join(prefix: str, name: str) -> str:
     return f"{prefix}.{name}" if prefix else name
 
 
-def _nest(nodes: list[tuple[ts.Node, str]], rules: LanguageRules, root: str,
-          package: str | None) -> list[Scope]:
+def _nest(
+    nodes: list[tuple[ts.Node, str]], rules: LanguageRules, root: str, package: str | None
+) -> list[Scope]:
     scopes: list[Scope] = []
     stack: list[tuple[ts.Node, Scope]] = []
     anonymous: Counter[str] = Counter()
@@ -152,9 +167,15 @@ def _prefix(parents: list[Scope], root: str, by_callables: bool) -> str:
     return root
 
 
-def _make_scope(node: ts.Node, kind: str, rules: LanguageRules, root: str,
-                package: str | None, parents: list[Scope],
-                anonymous: Counter[str]) -> Scope | None:
+def _make_scope(
+    node: ts.Node,
+    kind: str,
+    rules: LanguageRules,
+    root: str,
+    package: str | None,
+    parents: list[Scope],
+    anonymous: Counter[str],
+) -> Scope | None:
     depth = len(parents) + 1
     start, end = _span(node)
     if kind == "anon":
@@ -167,7 +188,8 @@ def _make_scope(node: ts.Node, kind: str, rules: LanguageRules, root: str,
         if rules.name in ("c", "cpp") and node.child_by_field_name("body") is None:
             return None  # a forward declaration or an elaborated type, not a definition
         bare = text(node.child_by_field_name("name")) or (
-            "(anonymous)" if kind == "namespace" else "")
+            "(anonymous)" if kind == "namespace" else ""
+        )
         if not bare:
             return None
         name = _join(_prefix(parents, root, rules.qualify_by_callables), clean_type(bare))
@@ -188,8 +210,11 @@ def _make_scope(node: ts.Node, kind: str, rules: LanguageRules, root: str,
     qualifier = _join(prefix, bare)
     name = f"{qualifier}({','.join(parameters(node, rules.name))})"
     body = node.child_by_field_name("body")
-    header_error = any(child.has_error or child.is_missing for child in node.children
-                       if body is None or child.id != body.id)
+    header_error = any(
+        child.has_error or child.is_missing
+        for child in node.children
+        if body is None or child.id != body.id
+    )
     return Scope("callable", name, qualifier, start, end, depth, owner, header_error)
 
 

@@ -37,8 +37,9 @@ class LanguageRules:
 def all_rules() -> dict[str, LanguageRules]:
     """Every language's rules, by name (read once from the package's rules/*.toml)."""
     rules: dict[str, LanguageRules] = {}
-    for entry in sorted(resources.files(__package__).joinpath("rules").iterdir(),
-                        key=lambda e: e.name):
+    for entry in sorted(
+        resources.files(__package__).joinpath("rules").iterdir(), key=lambda e: e.name
+    ):
         if not entry.name.endswith(".toml"):
             continue
         data = tomllib.loads(entry.read_text(encoding="utf-8"))

@@ -97,8 +97,10 @@ def _innermost(index: FileIndex, anchor: Anchor) -> tuple[str | None, Scope | No
     scopes = index.enclosing(anchor.first, anchor.last)
     type_scope = next((s for s in reversed(scopes) if s.kind == "type"), None)
     callable_scope = next((s for s in reversed(scopes) if s.kind == "callable"), None)
-    if callable_scope is not None and callable_scope.owner and (
-        type_scope is None or callable_scope.depth > type_scope.depth
+    if (
+        callable_scope is not None
+        and callable_scope.owner
+        and (type_scope is None or callable_scope.depth > type_scope.depth)
     ):
         return callable_scope.owner, callable_scope
     return (type_scope.name if type_scope else None), callable_scope
@@ -111,8 +113,9 @@ class LocatedHunk:
     location: Location
 
 
-def locate_patch(patch: Patch, sources: Sources | None = None,
-                 cache: ParseCache | None = None) -> list[LocatedHunk]:
+def locate_patch(
+    patch: Patch, sources: Sources | None = None, cache: ParseCache | None = None
+) -> list[LocatedHunk]:
     """Locate every hunk: from the full pre-image when `sources` are given, else from the
     diff's own lines."""
     from .fragment import locate_from_diff
@@ -126,8 +129,16 @@ def locate_patch(patch: Patch, sources: Sources | None = None,
         if rules is None:
             note = f"no grammar for {PurePosixPath(file_diff.path).suffix or 'this file'}"
             for hunk in file_diff.hunks:
-                loc = Location(None, _fallback_package(file_diff.path), None, None, (), None,
-                               "source" if sources else "diff", note)
+                loc = Location(
+                    None,
+                    _fallback_package(file_diff.path),
+                    None,
+                    None,
+                    (),
+                    None,
+                    "source" if sources else "diff",
+                    note,
+                )
                 out.append(LocatedHunk(hunk, file_diff, loc))
             continue
         index = _source_index(file_diff, rules, sources, cache) if sources else None
@@ -150,8 +161,9 @@ def _fallback_package(path: str) -> str:
     return str(PurePosixPath(path).parent).removeprefix(".")
 
 
-def _source_index(file_diff: FileDiff, rules: LanguageRules, sources: Sources,
-                  cache: ParseCache) -> FileIndex | None:
+def _source_index(
+    file_diff: FileDiff, rules: LanguageRules, sources: Sources, cache: ParseCache
+) -> FileIndex | None:
     texts = sources.texts(file_diff)
     if texts is None:
         return None

@@ -37,10 +37,18 @@ def callable_name(node: ts.Node, language: str) -> str | None:
         parent = node.parent
         if parent is not None and parent.type == "variable_declarator":
             return text(parent.child_by_field_name("name")) or None
-        if parent is not None and parent.type in ("assignment_expression", "pair",
-                                                   "public_field_definition", "field_definition"):
-            key = (parent.child_by_field_name("left") or parent.child_by_field_name("key")
-                   or parent.child_by_field_name("name") or parent.child_by_field_name("property"))
+        if parent is not None and parent.type in (
+            "assignment_expression",
+            "pair",
+            "public_field_definition",
+            "field_definition",
+        ):
+            key = (
+                parent.child_by_field_name("left")
+                or parent.child_by_field_name("key")
+                or parent.child_by_field_name("name")
+                or parent.child_by_field_name("property")
+            )
             return text(key).split(".")[-1] or None
     return None
 
@@ -81,8 +89,10 @@ def parameters(node: ts.Node, language: str) -> list[str]:
     if language in ("c", "cpp"):
         declarator = c_function_declarator(node)
         return _c_parameters(declarator.child_by_field_name("parameters") if declarator else None)
-    return _js_parameters(node.child_by_field_name("parameters")
-                          or node.child_by_field_name("parameter"), typed=language != "javascript")
+    return _js_parameters(
+        node.child_by_field_name("parameters") or node.child_by_field_name("parameter"),
+        typed=language != "javascript",
+    )
 
 
 def _java_parameters(node: ts.Node) -> list[str]:
@@ -96,8 +106,14 @@ def _java_parameters(node: ts.Node) -> list[str]:
             dims = "".join(text(c) for c in child.named_children if c.type == "dimensions")
             out.append(clean_type(text(child.child_by_field_name("type"))) + clean_type(dims))
         elif child.type == "spread_parameter":
-            kind = next((c for c in child.named_children
-                         if c.type not in ("modifiers", "variable_declarator")), None)
+            kind = next(
+                (
+                    c
+                    for c in child.named_children
+                    if c.type not in ("modifiers", "variable_declarator")
+                ),
+                None,
+            )
             out.append(clean_type(text(kind)) + "...")
     return out
 
@@ -153,12 +169,17 @@ def _c_parameters(params: ts.Node | None) -> list[str]:
         suffix = ""
         declarator = child.child_by_field_name("declarator")
         while declarator is not None:
-            suffix += {"pointer_declarator": "*", "abstract_pointer_declarator": "*",
-                       "reference_declarator": "&", "abstract_reference_declarator": "&",
-                       "array_declarator": "[]", "abstract_array_declarator": "[]"}.get(
-                           declarator.type, "")
+            suffix += {
+                "pointer_declarator": "*",
+                "abstract_pointer_declarator": "*",
+                "reference_declarator": "&",
+                "abstract_reference_declarator": "&",
+                "array_declarator": "[]",
+                "abstract_array_declarator": "[]",
+            }.get(declarator.type, "")
             declarator = declarator.child_by_field_name("declarator") or next(
-                (c for c in declarator.named_children if "declarator" in c.type), None)
+                (c for c in declarator.named_children if "declarator" in c.type), None
+            )
         out.append(base + suffix)
     return [] if out == ["void"] else out
 

@@ -62,14 +62,23 @@ class DivergenceResult:
         def mean(values: np.ndarray) -> float | None:
             return float(values.mean()) if len(values) else None
 
-        return {"lexical": mean(self.lexical), "structural": mean(self.structural),
-                "file": mean(self.file)}
+        return {
+            "lexical": mean(self.lexical),
+            "structural": mean(self.structural),
+            "file": mean(self.file),
+        }
 
     def pairs(self) -> Iterator[PairScore]:
         for k in range(len(self.pair_i)):
-            yield PairScore(int(self.pair_i[k]), int(self.pair_j[k]), float(self.lexical[k]),
-                            float(self.structural[k]), float(self.file[k]),
-                            float(self.gamma[k]), float(self.pair_value[k]))
+            yield PairScore(
+                int(self.pair_i[k]),
+                int(self.pair_j[k]),
+                float(self.lexical[k]),
+                float(self.structural[k]),
+                float(self.file[k]),
+                float(self.gamma[k]),
+                float(self.pair_value[k]),
+            )
 
     def to_dict(self, *, lazy_pairs: bool = False) -> dict[str, Any]:
         """The `divergence` object of the divergence/v1 and characterize/v1 documents.
@@ -95,16 +104,22 @@ class PairRows(Sequence[dict[str, Any]]):
     CHUNK = 20_000
 
     def __init__(self, result: DivergenceResult) -> None:
-        self._columns = (result.pair_i, result.pair_j, result.lexical, result.structural,
-                         result.file, result.gamma, result.pair_value)
+        self._columns = (
+            result.pair_i,
+            result.pair_j,
+            result.lexical,
+            result.structural,
+            result.file,
+            result.gamma,
+            result.pair_value,
+        )
 
     def __len__(self) -> int:
         return len(self._columns[0])
 
     def _rows(self, start: int, stop: int) -> list[dict[str, Any]]:
         columns = [column[start:stop].tolist() for column in self._columns]
-        return [dict(zip(PAIR_KEYS, values, strict=True))
-                for values in zip(*columns, strict=True)]
+        return [dict(zip(PAIR_KEYS, values, strict=True)) for values in zip(*columns, strict=True)]
 
     def __getitem__(self, key):  # type: ignore[override]
         if isinstance(key, slice):
@@ -125,10 +140,12 @@ class PairRows(Sequence[dict[str, Any]]):
         writes them, joined with ",\n" + indent; chunk by chunk."""
         first = True
         for start in range(0, len(self), self.CHUNK):
-            columns = [column[start:start + self.CHUNK].tolist() for column in self._columns]
-            lines = [f'{{"i": {i}, "j": {j}, "lexical": {lx!r}, "structural": {st!r}, '
-                     f'"file": {fl!r}, "gamma": {g!r}, "value": {v!r}}}'
-                     for i, j, lx, st, fl, g, v in zip(*columns, strict=True)]
+            columns = [column[start : start + self.CHUNK].tolist() for column in self._columns]
+            lines = [
+                f'{{"i": {i}, "j": {j}, "lexical": {lx!r}, "structural": {st!r}, '
+                f'"file": {fl!r}, "gamma": {g!r}, "value": {v!r}}}'
+                for i, j, lx, st, fl, g, v in zip(*columns, strict=True)
+            ]
             text = (",\n" + indent).join(lines)
             yield text if first else ",\n" + indent + text
             first = False
@@ -150,9 +167,14 @@ def counted_hunks(patch: Patch, profile: str) -> tuple[list[tuple[Hunk, FileDiff
     return kept, dropped
 
 
-def compute_divergence(patch: Patch, sources: Sources | None = None,
-                       cache: ParseCache | None = None, *, profile: str = "default",
-                       distributed_weight: float = DISTRIBUTED_WEIGHT) -> DivergenceResult:
+def compute_divergence(
+    patch: Patch,
+    sources: Sources | None = None,
+    cache: ParseCache | None = None,
+    *,
+    profile: str = "default",
+    distributed_weight: float = DISTRIBUTED_WEIGHT,
+) -> DivergenceResult:
     """Div(P) = ln(n) · mean over pairs of L·(S + g·F)/(1 + g) (see docs/metrics.md)."""
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r} (use {' or '.join(PROFILES)})")
@@ -162,8 +184,10 @@ def compute_divergence(patch: Patch, sources: Sources | None = None,
     hunks, dropped = counted_hunks(patch, profile)
     warnings: list[str] = []
     if dropped:
-        warnings.append(f"hunks {','.join(map(str, dropped))}: whole-file sections, not "
-                        "counted in the birch profile")
+        warnings.append(
+            f"hunks {','.join(map(str, dropped))}: whole-file sections, not "
+            "counted in the birch profile"
+        )
     n = len(hunks)
     pair_i, pair_j = np.triu_indices(n, k=1)
     if profile == "birch":
@@ -187,10 +211,20 @@ def compute_divergence(patch: Patch, sources: Sources | None = None,
     score = math.log(n) * float(values.mean()) if n >= 2 else 0.0
     indices = np.array([h.index for h, _ in hunks], dtype=np.int64)
     return DivergenceResult(
-        profile=profile, value=score, hunk_indices=tuple(indices.tolist()),
-        pair_i=indices[pair_i], pair_j=indices[pair_j], lexical=lex, structural=struct,
-        file=fil, gamma=gamma, pair_value=values, distributed_weight=distributed_weight,
-        excluded_hunks=tuple(dropped), warnings=tuple(warnings))
+        profile=profile,
+        value=score,
+        hunk_indices=tuple(indices.tolist()),
+        pair_i=indices[pair_i],
+        pair_j=indices[pair_j],
+        lexical=lex,
+        structural=struct,
+        file=fil,
+        gamma=gamma,
+        pair_value=values,
+        distributed_weight=distributed_weight,
+        excluded_hunks=tuple(dropped),
+        warnings=tuple(warnings),
+    )
 
 
 def _file_matrices(paths: list[str], capped: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -203,9 +237,9 @@ def _file_matrices(paths: list[str], capped: bool) -> tuple[np.ndarray, np.ndarr
     return small[ids[:, None], ids[None, :]], ids[:, None] == ids[None, :]
 
 
-def _birch_structural(patch: Patch, hunks: list[tuple[Hunk, FileDiff]],
-                      sources: Sources | None, cache: ParseCache
-                      ) -> tuple[np.ndarray, list[str]]:
+def _birch_structural(
+    patch: Patch, hunks: list[tuple[Hunk, FileDiff]], sources: Sources | None, cache: ParseCache
+) -> tuple[np.ndarray, list[str]]:
     """Same file: AST path distance between the hunks' anchor nodes, normalized by the
     file AST's diameter. Different files: 1. Same file without a full pre-image: the
     default edit-bag distance, with a warning."""
@@ -226,18 +260,23 @@ def _birch_structural(patch: Patch, hunks: list[tuple[Hunk, FileDiff]],
             fallback.extend(members)
             feats = patch_features(patch, [hunks[k] for k in members], sources, cache).hunks
             out[np.ix_(members, members)] = bag_distance_matrix(
-                [f.bag for f in feats], [f.language for f in feats])
+                [f.bag for f in feats], [f.language for f in feats]
+            )
             continue
         flat = flatten(cache.tree(rules, texts.pre))
-        anchors = [anchor_node(flat, [line - 1 for line in hunks[k][0].changed_lines] or [0])
-                   for k in members]
+        anchors = [
+            anchor_node(flat, [line - 1 for line in hunks[k][0].changed_lines] or [0])
+            for k in members
+        ]
         for a in range(len(members)):
             for b in range(a + 1, len(members)):
                 distance = path_distance(flat, anchors[a], anchors[b])
                 out[members[a], members[b]] = out[members[b], members[a]] = distance
     notes = []
     if fallback:
-        notes.append(f"hunks {','.join(str(hunks[k][0].index) for k in sorted(fallback))}: "
-                     "birch AST distance needs the file's source (--repo); used the default "
-                     "edit-bag distance for their same-file pairs")
+        notes.append(
+            f"hunks {','.join(str(hunks[k][0].index) for k in sorted(fallback))}: "
+            "birch AST distance needs the file's source (--repo); used the default "
+            "edit-bag distance for their same-file pairs"
+        )
     return out, notes

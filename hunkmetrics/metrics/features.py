@@ -23,7 +23,8 @@ from ..sources.resolve import Sources
 SEPARATOR = "\x00SEP\x00"  # the one token between a hunk's removed and added tokens
 _GENERIC_TOKEN = re.compile(
     r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|[A-Za-z_$][\w$]*|\d[\w.]*|==|!=|<=|>=|&&|\|\||'
-    r"->|::|\+\+|--|[^\sA-Za-z0-9_]")
+    r"->|::|\+\+|--|[^\sA-Za-z0-9_]"
+)
 
 BagFrom = Literal["source", "diff", "tokens"]
 
@@ -57,9 +58,15 @@ def generic_tokens(lines: Iterable[str]) -> list[tuple[str, str]]:
     for line in lines:
         for match in _GENERIC_TOKEN.finditer(line):
             token = match.group()
-            kind = ("string" if token[0] in "\"'" else "identifier"
-                    if token[0].isalpha() or token[0] in "_$" else "number"
-                    if token[0].isdigit() else "operator")
+            kind = (
+                "string"
+                if token[0] in "\"'"
+                else "identifier"
+                if token[0].isalpha() or token[0] in "_$"
+                else "number"
+                if token[0].isdigit()
+                else "operator"
+            )
             out.append((kind, token))
     return out
 
@@ -106,8 +113,12 @@ def _side(nodes: list[ts.Node], rules: LanguageRules):
     return tokens, types, leaves
 
 
-def edit_bag(removed_types: Counter[str], added_types: Counter[str],
-             removed_leaves: dict[str, list], added_leaves: dict[str, list]) -> dict[str, int]:
+def edit_bag(
+    removed_types: Counter[str],
+    added_types: Counter[str],
+    removed_leaves: dict[str, list],
+    added_leaves: dict[str, list],
+) -> dict[str, int]:
     """The spec's edit bag: -t deleted, +t inserted, ~t updated leaves paired in order."""
     bag: Counter[str] = Counter()
     for kind, count in (removed_types - added_types).items():
@@ -115,8 +126,9 @@ def edit_bag(removed_types: Counter[str], added_types: Counter[str],
     for kind, count in (added_types - removed_types).items():
         bag["+" + kind] = count
     for kind in removed_leaves.keys() & added_leaves.keys():
-        changed = sum(1 for a, b in zip(removed_leaves[kind], added_leaves[kind], strict=False)
-                      if a != b)
+        changed = sum(
+            1 for a, b in zip(removed_leaves[kind], added_leaves[kind], strict=False) if a != b
+        )
         if changed:
             bag["~" + kind] = changed
     return dict(bag)
@@ -132,18 +144,22 @@ def _fragment_rows(line_map: tuple[int | None, ...], numbers: set[int]) -> set[i
     return {row for row, n in enumerate(line_map) if n is not None and n - 1 in numbers}
 
 
-def hunk_features(hunk: Hunk, file_diff: FileDiff, sources: Sources | None,
-                  cache: ParseCache) -> HunkFeatures:
+def hunk_features(
+    hunk: Hunk, file_diff: FileDiff, sources: Sources | None, cache: ParseCache
+) -> HunkFeatures:
     text = hunk_text(hunk)
     rules = rules_for_path(file_diff.path)
     if rules is None:
         removed = generic_tokens(hunk.removed_text)
         added = generic_tokens(hunk.added_text)
-        bag = edit_bag(Counter(k for k, _ in removed), Counter(k for k, _ in added),
-                       _group(removed), _group(added))
+        bag = edit_bag(
+            Counter(k for k, _ in removed),
+            Counter(k for k, _ in added),
+            _group(removed),
+            _group(added),
+        )
         tokens = [t for _, t in removed] + [SEPARATOR] + [t for _, t in added]
-        return HunkFeatures(hunk.index, file_diff.path, None, tuple(tokens), bag, "tokens",
-                            text)
+        return HunkFeatures(hunk.index, file_diff.path, None, tuple(tokens), bag, "tokens", text)
     removed_rows, added_rows = _rows(hunk, LineKind.REMOVED), _rows(hunk, LineKind.ADDED)
     texts = sources.texts(file_diff) if sources is not None else None
     errors = 0
@@ -160,9 +176,11 @@ def hunk_features(hunk: Hunk, file_diff: FileDiff, sources: Sources | None,
         errors = (pre.errors if pre else 0) + (post.errors if post else 0)
         built_from = "diff"
     r_tokens, r_types, r_leaves = _side(
-        nodes_on_rows(pre_tree, removed_rows) if pre_tree else [], rules)
+        nodes_on_rows(pre_tree, removed_rows) if pre_tree else [], rules
+    )
     a_tokens, a_types, a_leaves = _side(
-        nodes_on_rows(post_tree, added_rows) if post_tree else [], rules)
+        nodes_on_rows(post_tree, added_rows) if post_tree else [], rules
+    )
     return HunkFeatures(
         index=hunk.index,
         path=file_diff.path,
@@ -182,8 +200,9 @@ def _group(tokens: list[tuple[str, str]]) -> dict[str, list[str]]:
     return grouped
 
 
-def patch_features(patch: Patch, hunks: list[tuple[Hunk, FileDiff]], sources: Sources | None,
-                   cache: ParseCache) -> FeatureSet:
+def patch_features(
+    patch: Patch, hunks: list[tuple[Hunk, FileDiff]], sources: Sources | None, cache: ParseCache
+) -> FeatureSet:
     """Features of the given hunks, with warnings for whatever was not computed from a
     full, parseable source."""
     features = [hunk_features(h, f, sources, cache) for h, f in hunks]
@@ -193,16 +212,20 @@ def patch_features(patch: Patch, hunks: list[tuple[Hunk, FileDiff]], sources: So
         suffixes = sorted({PurePosixPath(f.path).suffix or f.path for f in generic})
         warnings.append(
             f"hunks {_list(f.index for f in generic)}: no grammar for {', '.join(suffixes)}; "
-            "lexical tokens from a generic tokenizer, structural bag from token classes")
+            "lexical tokens from a generic tokenizer, structural bag from token classes"
+        )
     from_diff = [f for f in features if f.built_from == "diff"]
     if from_diff:
         warnings.append(
             f"hunks {_list(f.index for f in from_diff)}: no source given; AST edit bags from "
-            "parsing the hunks' own lines")
+            "parsing the hunks' own lines"
+        )
     broken = [f for f in from_diff if f.parse_errors]
     if broken:
-        warnings.append(f"hunks {_list(f.index for f in broken)}: their lines do not parse "
-                        "cleanly as a fragment; AST bags are partial")
+        warnings.append(
+            f"hunks {_list(f.index for f in broken)}: their lines do not parse "
+            "cleanly as a fragment; AST bags are partial"
+        )
     return FeatureSet(features, warnings)
 
 

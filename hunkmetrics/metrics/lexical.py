@@ -34,8 +34,9 @@ def intern_tokens(sequences: Sequence[Sequence[str]]) -> list[str]:
 def token_distance_matrix(sequences: Sequence[Sequence[str]], workers: int = -1) -> np.ndarray:
     """L[i, j] = Levenshtein(tokens_i, tokens_j) / max(len_i, len_j); 0 for two empties."""
     strings = intern_tokens(sequences)
-    return cdist(strings, strings, scorer=Levenshtein.normalized_distance, workers=workers,
-                 dtype=np.float64)
+    return cdist(
+        strings, strings, scorer=Levenshtein.normalized_distance, workers=workers, dtype=np.float64
+    )
 
 
 # ---- BLEU ----------------------------------------------------------------------------
@@ -55,7 +56,7 @@ class NgramProfile:
 def ngram_profile(tokens: Sequence[str]) -> NgramProfile:
     counts = []
     for n in range(1, MAX_ORDER + 1):
-        counts.append(dict(Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))))
+        counts.append(dict(Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))))
     return NgramProfile(len(tokens), tuple(counts))
 
 

@@ -79,15 +79,18 @@ class LocalizationResult:
 def _files(patch: Patch | None, exclude_tests: bool) -> list[FileDiff]:
     if patch is None:
         return []
-    return [f for f in patch.content_files
-            if not (exclude_tests and is_test_file(file_key(f)))]
+    return [f for f in patch.content_files if not (exclude_tests and is_test_file(file_key(f)))]
 
 
-def compare(reference: Patch, candidate: Patch | None, *,
-            reference_located: list[LocatedHunk] | None = None,
-            candidate_located: list[LocatedHunk] | None = None,
-            exclude_tests: bool = False, candidate_error: str | None = None
-            ) -> LocalizationResult:
+def compare(
+    reference: Patch,
+    candidate: Patch | None,
+    *,
+    reference_located: list[LocatedHunk] | None = None,
+    candidate_located: list[LocatedHunk] | None = None,
+    exclude_tests: bool = False,
+    candidate_error: str | None = None,
+) -> LocalizationResult:
     """Localization of `candidate` against `reference`, both read in the same direction
     (pre-image = the program before the fix). Method recall needs both patches located
     from source; otherwise it is None with the reason."""
@@ -103,33 +106,54 @@ def compare(reference: Patch, candidate: Patch | None, *,
             lines |= _changed(h)
     ref_hunks = [(file_key(f), h) for f in ref_files for h in f.hunks]
     found = sum(1 for key, hunk in ref_hunks if _changed(hunk) & cand_lines.get(key, set()))
-    reason, ref_methods, methods_found = _methods(ref_files, cand_files, reference_located,
-                                                  candidate_located, candidate)
+    reason, ref_methods, methods_found = _methods(
+        ref_files, cand_files, reference_located, candidate_located, candidate
+    )
     return LocalizationResult(
-        file_superset=superset, reference_files=tuple(ref_keys),
+        file_superset=superset,
+        reference_files=tuple(ref_keys),
         candidate_files=tuple(cand_keys),
         missed_files=tuple(k for k in ref_keys if k not in cand_keys),
         extra_files=tuple(k for k in cand_keys if k not in ref_keys),
-        reference_hunks=len(ref_hunks), hunks_found=found, reference_methods=ref_methods,
-        methods_found=methods_found, method_recall_reason=reason,
-        exclude_tests=exclude_tests, candidate_error=candidate_error)
+        reference_hunks=len(ref_hunks),
+        hunks_found=found,
+        reference_methods=ref_methods,
+        methods_found=methods_found,
+        method_recall_reason=reason,
+        exclude_tests=exclude_tests,
+        candidate_error=candidate_error,
+    )
 
 
-def _methods(ref_files: list[FileDiff], cand_files: list[FileDiff],
-             reference_located: list[LocatedHunk] | None,
-             candidate_located: list[LocatedHunk] | None, candidate: Patch | None
-             ) -> tuple[str | None, tuple[str, ...], tuple[str, ...]]:
+def _methods(
+    ref_files: list[FileDiff],
+    cand_files: list[FileDiff],
+    reference_located: list[LocatedHunk] | None,
+    candidate_located: list[LocatedHunk] | None,
+    candidate: Patch | None,
+) -> tuple[str | None, tuple[str, ...], tuple[str, ...]]:
     if reference_located is None or (candidate is not None and candidate_located is None):
         return "needs both patches located", (), ()
     if any(item.location.located_by != "source" for item in reference_located):
         return "needs sources (--repo/--rev): methods from the diff alone are partial", (), ()
     keep_ref = {file_key(f) for f in ref_files}
     keep_cand = {file_key(f) for f in cand_files}
-    reference = sorted({f"{file_key(item.file)}::{m}" for item in reference_located
-                        if file_key(item.file) in keep_ref for m in item.location.methods})
-    touched = {f"{file_key(item.file)}::{m}" for item in candidate_located or ()
-               if file_key(item.file) in keep_cand for m in item.location.methods}
-    if candidate_located and any(item.location.located_by != "source"
-                                 for item in candidate_located):
+    reference = sorted(
+        {
+            f"{file_key(item.file)}::{m}"
+            for item in reference_located
+            if file_key(item.file) in keep_ref
+            for m in item.location.methods
+        }
+    )
+    touched = {
+        f"{file_key(item.file)}::{m}"
+        for item in candidate_located or ()
+        if file_key(item.file) in keep_cand
+        for m in item.location.methods
+    }
+    if candidate_located and any(
+        item.location.located_by != "source" for item in candidate_located
+    ):
         return "needs sources for the candidate too", tuple(reference), ()
     return None, tuple(reference), tuple(m for m in reference if m in touched)

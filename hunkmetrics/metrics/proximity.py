@@ -75,8 +75,9 @@ class ProximityResult:
         }
 
 
-def classify(located: list[LocatedHunk], *, profile: str = "default",
-             cutoff: int | None = None) -> ProximityResult:
+def classify(
+    located: list[LocatedHunk], *, profile: str = "default", cutoff: int | None = None
+) -> ProximityResult:
     """Classify located hunks (see docs/metrics.md, "Spatial proximity")."""
     paths = [item.file.path for item in located]
     packages = [proximity_package(p, profile) for p in paths]
@@ -84,19 +85,26 @@ def classify(located: list[LocatedHunk], *, profile: str = "default",
         cutoff = BIRCH_CUTOFF if profile == "birch" else default_cutoff(packages)
     origins = {item.location.located_by for item in located}
     located_by = (origins.pop() if len(origins) == 1 else "mixed") if origins else "none"
-    methods = {(item.file.path, item.location.method) for item in located
-               if item.location.method}
-    classes = {(item.file.path, item.location.class_name) for item in located
-               if item.location.class_name}
+    methods = {(item.file.path, item.location.method) for item in located if item.location.method}
+    classes = {
+        (item.file.path, item.location.class_name) for item in located if item.location.class_name
+    }
     unplaced = tuple(item.hunk.index for item in located if not item.location.placed)
     pairs = list(combinations(range(len(located)), 2))
     depth = min((_shared(packages[a], packages[b]) for a, b in pairs), default=0)
     prefix = packages[0][:depth] if packages else ()
-    facts = dict(profile=profile, cutoff=cutoff,
-                 hunk_indices=tuple(item.hunk.index for item in located),
-                 files=len(set(paths)), packages=len(set(packages)), classes=len(classes),
-                 methods=len(methods), shared_prefix=prefix, located_by=located_by,
-                 unplaced_hunks=unplaced)
+    facts = dict(
+        profile=profile,
+        cutoff=cutoff,
+        hunk_indices=tuple(item.hunk.index for item in located),
+        files=len(set(paths)),
+        packages=len(set(packages)),
+        classes=len(classes),
+        methods=len(methods),
+        shared_prefix=prefix,
+        located_by=located_by,
+        unplaced_hunks=unplaced,
+    )
     if len(located) < 2:
         return ProximityResult(None, reason="fewer than two hunks: no class", **facts)
     warnings: list[str] = []
@@ -107,18 +115,29 @@ def classify(located: list[LocatedHunk], *, profile: str = "default",
         else:
             label = "Cluster"
             outside = sum(1 for m in all_methods if m is None)
-            reason = (f"one file, {len(methods)} method(s)"
-                      + (f"; {outside} hunk(s) outside any single method" if outside else ""))
+            reason = f"one file, {len(methods)} method(s)" + (
+                f"; {outside} hunk(s) outside any single method" if outside else ""
+            )
         if unplaced:
             warnings.append(
                 f"hunks {','.join(map(str, unplaced))}: method not found (no source); "
-                f"the Nucleus/Cluster split may be wrong ({label}); give --repo/--rev")
+                f"the Nucleus/Cluster split may be wrong ({label}); give --repo/--rev"
+            )
         return ProximityResult(label, reason=reason, warnings=tuple(warnings), **facts)
     if len(set(packages)) == 1:
-        return ProximityResult("Orbit", reason=f"{len(set(paths))} files in one package "
-                               f"({'/'.join(packages[0]) or '.'})", **facts)
+        return ProximityResult(
+            "Orbit",
+            reason=f"{len(set(paths))} files in one package ({'/'.join(packages[0]) or '.'})",
+            **facts,
+        )
     if depth > cutoff:
-        return ProximityResult("Sprawl", reason=f"every pair shares {depth} > cutoff {cutoff} "
-                               "leading package segments", **facts)
-    return ProximityResult("Fragment", reason=f"some pair shares only {depth} ≤ cutoff "
-                           f"{cutoff} leading package segments", **facts)
+        return ProximityResult(
+            "Sprawl",
+            reason=f"every pair shares {depth} > cutoff {cutoff} leading package segments",
+            **facts,
+        )
+    return ProximityResult(
+        "Fragment",
+        reason=f"some pair shares only {depth} ≤ cutoff {cutoff} leading package segments",
+        **facts,
+    )

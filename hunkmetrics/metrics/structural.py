@@ -23,8 +23,9 @@ def bag_matrix(bags: Sequence[dict[str, int]]) -> np.ndarray:
     return matrix
 
 
-def bag_distance_matrix(bags: Sequence[dict[str, int]], languages: Sequence[str | None],
-                        chunk_cells: int = 8_000_000) -> np.ndarray:
+def bag_distance_matrix(
+    bags: Sequence[dict[str, int]], languages: Sequence[str | None], chunk_cells: int = 8_000_000
+) -> np.ndarray:
     """S[i, j] = 1 - sum_k min / sum_k max over the two bags (weighted Jaccard distance);
     0 for two empty bags; 1 for hunks in different languages."""
     counts = bag_matrix(bags)
@@ -33,11 +34,11 @@ def bag_distance_matrix(bags: Sequence[dict[str, int]], languages: Sequence[str 
     out = np.empty((n, n))
     rows = max(1, chunk_cells // max(1, n * width))
     for start in range(0, n, rows):
-        block = counts[start:start + rows]
+        block = counts[start : start + rows]
         minimum = np.minimum(block[:, None, :], counts[None, :, :]).sum(axis=2, dtype=np.int64)
-        maximum = totals[start:start + rows, None] + totals[None, :] - minimum
+        maximum = totals[start : start + rows, None] + totals[None, :] - minimum
         with np.errstate(invalid="ignore", divide="ignore"):
-            out[start:start + rows] = np.where(maximum > 0, 1.0 - minimum / maximum, 0.0)
+            out[start : start + rows] = np.where(maximum > 0, 1.0 - minimum / maximum, 0.0)
     codes = {lang: k for k, lang in enumerate(sorted(set(languages), key=str))}
     language_ids = np.array([codes[lang] for lang in languages])
     out[language_ids[:, None] != language_ids[None, :]] = 1.0
@@ -75,8 +76,13 @@ def flatten(tree: ts.Tree) -> FlatTree:
         ends.append(node.end_point.row)
         stack.extend((child, index, depth + 1) for child in reversed(node.named_children))
     parent_array = np.array(parents, dtype=np.int64)
-    return FlatTree(parent_array, np.array(depths, dtype=np.int64), np.array(starts),
-                    np.array(ends), _diameter(parent_array))
+    return FlatTree(
+        parent_array,
+        np.array(depths, dtype=np.int64),
+        np.array(starts),
+        np.array(ends),
+        _diameter(parent_array),
+    )
 
 
 def _diameter(parent: np.ndarray) -> int:

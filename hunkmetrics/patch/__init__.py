@@ -4,5 +4,12 @@ from .model import FileDiff, FileStatus, Hunk, Line, LineKind, Patch
 from .parse import parse_patch, read_patch
 
 __all__ = [
-    "FileDiff", "FileStatus", "Hunk", "Line", "LineKind", "Patch", "parse_patch", "read_patch",
+    "FileDiff",
+    "FileStatus",
+    "Hunk",
+    "Line",
+    "LineKind",
+    "Patch",
+    "parse_patch",
+    "read_patch",
 ]

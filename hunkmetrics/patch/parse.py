@@ -32,8 +32,13 @@ def encode(text: str) -> bytes:
     return text.encode(ENCODING, ERRORS)
 
 
-def read_patch(source: str | Path, *, reverse: bool = False, hunking: str = "as-given",
-               stdin: bytes | None = None) -> Patch:
+def read_patch(
+    source: str | Path,
+    *,
+    reverse: bool = False,
+    hunking: str = "as-given",
+    stdin: bytes | None = None,
+) -> Patch:
     """Read a diff from a path (or `-` with `stdin` bytes) and parse it."""
     if str(source) == "-":
         if stdin is None:
@@ -47,8 +52,9 @@ def read_patch(source: str | Path, *, reverse: bool = False, hunking: str = "as-
     return parse_patch(path.read_bytes(), name=str(path), reverse=reverse, hunking=hunking)
 
 
-def parse_patch(data: bytes | str, *, name: str = "<patch>", reverse: bool = False,
-                hunking: str = "as-given") -> Patch:
+def parse_patch(
+    data: bytes | str, *, name: str = "<patch>", reverse: bool = False, hunking: str = "as-given"
+) -> Patch:
     """Parse a unified diff (git or plain) into a Patch.
 
     `reverse` swaps pre- and post-image; `hunking` is "as-given" (the `@@` blocks) or
@@ -83,8 +89,9 @@ def parse_patch(data: bytes | str, *, name: str = "<patch>", reverse: bool = Fal
         files.append(file_diff)
         reason = file_diff.excluded_reason
         if reason == "no content change" and file_diff.status is FileStatus.MODIFIED:
-            raise PatchError(f"{name}: {file_diff.path} has a file header but no hunk; "
-                             "the diff looks truncated")
+            raise PatchError(
+                f"{name}: {file_diff.path} has a file header but no hunk; the diff looks truncated"
+            )
         if reason is not None:
             warnings.append(f"{file_diff.path}: {reason}, excluded from metrics")
     patch = Patch(name=name, files=tuple(files), warnings=tuple(warnings))
@@ -150,9 +157,7 @@ def _convert_file(patched, first_index: int) -> FileDiff:
     old_mode = _MODE_RE["old"].search(info)
     new_mode = _MODE_RE["new"].search(info)
     mode = index_match.group(3) if index_match and index_match.group(3) else None
-    hunks = tuple(
-        _convert_hunk(h, first_index + i, path or "") for i, h in enumerate(patched)
-    )
+    hunks = tuple(_convert_hunk(h, first_index + i, path or "") for i, h in enumerate(patched))
     is_binary = bool(patched.is_binary_file) or "GIT binary patch" in info
     return FileDiff(
         old_path=old_path,

@@ -81,8 +81,9 @@ def _recut_file(file_diff: FileDiff, first_index: int, context: int) -> tuple[Hu
     )
 
 
-def _region(path: str, group: list[_Block], known: dict[int, Line], index: int,
-            context: int) -> Hunk:
+def _region(
+    path: str, group: list[_Block], known: dict[int, Line], index: int, context: int
+) -> Hunk:
     lines: list[Line] = []
     lo = group[0].old_first - context
     for n in range(lo, group[0].old_first):
@@ -108,4 +109,3 @@ def _region(path: str, group: list[_Block], known: dict[int, Line], index: int,
         section=group[0].section,
         lines=tuple(lines),
     )
-

@@ -35,12 +35,18 @@ def build_report(results: str | Path, outcomes: str | Path | None = None) -> Rep
     loaded = load_results(results)
     outs = load_outcomes(outcomes) if outcomes is not None else None
     page = html.render(loaded, outs)
-    return Report(html.document(page, loaded, outs), len(loaded.records),
-                  len(loaded.errors), page.figures, tuple(page.warnings))
+    return Report(
+        html.document(page, loaded, outs),
+        len(loaded.records),
+        len(loaded.errors),
+        page.figures,
+        tuple(page.warnings),
+    )
 
 
-def write_report(results: str | Path, out: str | Path,
-                 outcomes: str | Path | None = None) -> Report:
+def write_report(
+    results: str | Path, out: str | Path, outcomes: str | Path | None = None
+) -> Report:
     """Build the page and write it to `out` (whole or not at all)."""
     report = build_report(results, outcomes)
     out = Path(out)
@@ -52,8 +58,7 @@ def write_report(results: str | Path, out: str | Path,
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        raise HunkmetricsError(f"{out}: cannot write the report: "
-                               f"{exc.strerror or exc}") from None
+        raise HunkmetricsError(f"{out}: cannot write the report: {exc.strerror or exc}") from None
     return report
 
 

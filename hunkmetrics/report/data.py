@@ -102,10 +102,12 @@ def parse_record(raw: dict[str, Any]) -> Record:
     error = raw.get("error")
     config = raw.get("config") if isinstance(raw.get("config"), dict) else {}
     tool = raw.get("tool") if isinstance(raw.get("tool"), dict) else {}
-    common = {"profile": raw.get("profile") or config.get("profile"),
-              "fingerprint": config.get("fingerprint"),
-              "config": {k: v for k, v in config.items() if k != "fingerprint"},
-              "version": tool.get("version")}
+    common = {
+        "profile": raw.get("profile") or config.get("profile"),
+        "fingerprint": config.get("fingerprint"),
+        "config": {k: v for k, v in config.items() if k != "fingerprint"},
+        "version": tool.get("version"),
+    }
     if error is not None:
         return Record(rid, str(error) or "error (no message)", **common)
     div = raw.get("divergence") if isinstance(raw.get("divergence"), dict) else {}
@@ -114,16 +116,27 @@ def parse_record(raw: dict[str, Any]) -> Record:
     value = _number(div.get("value"))
     count = raw.get("hunk_count")
     if value is None or isinstance(count, bool) or not isinstance(count, int):
-        missing = [name for name, bad in (("divergence.value", value is None),
-                                          ("hunk_count", not isinstance(count, int)))
-                   if bad]
+        missing = [
+            name
+            for name, bad in (
+                ("divergence.value", value is None),
+                ("hunk_count", not isinstance(count, int)),
+            )
+            if bad
+        ]
         return Record(rid, f"record has no {' or '.join(missing)}", **common)
     label = prox.get("class")
-    return Record(rid, None, hunk_count=count, divergence=value,
-                  lexical=_number(means.get("lexical")),
-                  structural=_number(means.get("structural")),
-                  file=_number(means.get("file")),
-                  proximity=str(label) if label else None, **common)
+    return Record(
+        rid,
+        None,
+        hunk_count=count,
+        divergence=value,
+        lexical=_number(means.get("lexical")),
+        structural=_number(means.get("structural")),
+        file=_number(means.get("file")),
+        proximity=str(label) if label else None,
+        **common,
+    )
 
 
 def load_results(path: str | Path) -> Results:
@@ -183,14 +196,21 @@ def load_outcomes(path: str | Path) -> Outcomes:
     columns = [c.strip().lower() for c in header] if header else []
     missing = [c for c in OUTCOME_COLUMNS if c not in columns]
     if not header:
-        raise HunkmetricsError(f"{path}: the outcomes header is missing (empty file): "
-                               "expected id,agent,fixed[,localized]")
+        raise HunkmetricsError(
+            f"{path}: the outcomes header is missing (empty file): "
+            "expected id,agent,fixed[,localized]"
+        )
     if missing or len(set(columns)) != len(columns):
-        problem = (f"lacks {','.join(missing)}" if missing else "repeats a column")
-        raise HunkmetricsError(f"{path}: the outcomes header {problem}: expected "
-                               f"id,agent,fixed[,localized], found {','.join(header)!r}")
-    at = {name: columns.index(name) for name in (*OUTCOME_COLUMNS, *OPTIONAL_OUTCOME_COLUMNS)
-          if name in columns}
+        problem = f"lacks {','.join(missing)}" if missing else "repeats a column"
+        raise HunkmetricsError(
+            f"{path}: the outcomes header {problem}: expected "
+            f"id,agent,fixed[,localized], found {','.join(header)!r}"
+        )
+    at = {
+        name: columns.index(name)
+        for name in (*OUTCOME_COLUMNS, *OPTIONAL_OUTCOME_COLUMNS)
+        if name in columns
+    }
     has_localized = "localized" in at
     rows: dict[tuple[str, str], Outcome] = {}
     duplicates = 0
@@ -204,15 +224,19 @@ def load_outcomes(path: str | Path) -> Outcomes:
             raise HunkmetricsError(f"{path}:{number}: empty {'id' if not rid else 'agent'}")
         fixed = parse_bool(cells[at["fixed"]])
         if fixed is None:
-            raise HunkmetricsError(f"{path}:{number}: fixed must be true/false/1/0/yes/no, "
-                                   f"found {cells[at['fixed']].strip()!r}")
+            raise HunkmetricsError(
+                f"{path}:{number}: fixed must be true/false/1/0/yes/no, "
+                f"found {cells[at['fixed']].strip()!r}"
+            )
         localized = None
         if has_localized and cells[at["localized"]].strip():
             localized = parse_bool(cells[at["localized"]])
             if localized is None:
-                raise HunkmetricsError(f"{path}:{number}: localized must be true/false/1/0/"
-                                       f"yes/no or empty, found "
-                                       f"{cells[at['localized']].strip()!r}")
+                raise HunkmetricsError(
+                    f"{path}:{number}: localized must be true/false/1/0/"
+                    f"yes/no or empty, found "
+                    f"{cells[at['localized']].strip()!r}"
+                )
         if (rid, agent) in rows:
             duplicates += 1
             del rows[rid, agent]
@@ -253,8 +277,14 @@ def join(results: Results, outcomes: Outcomes) -> Joined:
             errored[outcome.id] = None
         else:
             trials[outcome.agent].append(Trial(record, outcome))
-    return Joined(outcomes.agents, trials, list(missing), list(errored),
-                  outcomes.has_localized, outcomes.duplicates)
+    return Joined(
+        outcomes.agents,
+        trials,
+        list(missing),
+        list(errored),
+        outcomes.has_localized,
+        outcomes.duplicates,
+    )
 
 
 def class_order(labels: set[str] | list[str]) -> list[str]:

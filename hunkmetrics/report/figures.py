@@ -32,12 +32,26 @@ from .data import NO_CLASS, Record, Trial, class_order
 from .stats import PREDICTORS, auc, predictor_scores, roc_points
 
 # Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
-CLASS_COLORS = {"Nucleus": "#0072B2", "Cluster": "#56B4E9", "Orbit": "#009E73",
-                "Sprawl": "#E69F00", "Fragment": "#D55E00", NO_CLASS: "#9A9A9A"}
+CLASS_COLORS = {
+    "Nucleus": "#0072B2",
+    "Cluster": "#56B4E9",
+    "Orbit": "#009E73",
+    "Sprawl": "#E69F00",
+    "Fragment": "#D55E00",
+    NO_CLASS: "#9A9A9A",
+}
 OTHER_COLORS = ("#CC79A7", "#F0E442", "#7F5F3F", "#404040")
 FIXED_COLOR, UNFIXED_COLOR = "#0072B2", "#D55E00"
-AGENT_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00",
-                "#F0E442", "#000000")
+AGENT_COLORS = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#56B4E9",
+    "#D55E00",
+    "#F0E442",
+    "#000000",
+)
 WIDTH = 8.0  # inches; 576 pt in the SVG
 LOG_TICKS = (1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
 MAX_DOTS = 500  # dots drawn over one box at most (a random sample beyond)
@@ -116,12 +130,16 @@ def proximity_distribution(records: Sequence[Record]) -> str:
     counts = [sum(r.label == label for r in records) for label in labels]
     total = sum(counts)
     with _figure("proximity", 3.6) as (fig, (ax,)):
-        bars = ax.bar(labels, counts, color=[class_color(c, labels) for c in labels],
-                      width=0.62)
+        bars = ax.bar(labels, counts, color=[class_color(c, labels) for c in labels], width=0.62)
         for bar, count in zip(bars, counts, strict=True):
-            ax.annotate(f"{count}  ({100 * count / total:.0f}%)",
-                        (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                        xytext=(0, 3), textcoords="offset points", ha="center", va="bottom")
+            ax.annotate(
+                f"{count}  ({100 * count / total:.0f}%)",
+                (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                xytext=(0, 3),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+            )
         ax.set_ylabel("patches")
         ax.set_ylim(0, max(counts) * 1.15 + 0.5)
         ax.grid(axis="x", visible=False)
@@ -144,11 +162,18 @@ def divergence_histogram(records: Sequence[Record]) -> str:
     values = [r.divergence for r in records]
     median = statistics.median(values)
     with _figure("histogram", 3.6) as (fig, (ax,)):
-        ax.hist(groups, bins=_bins(values), stacked=True, label=labels,
-                color=[class_color(c, labels) for c in labels], edgecolor="white",
-                linewidth=0.6)
-        ax.axvline(median, color="#222", linestyle="--", linewidth=1.2,
-                   label=f"median {median:.3f}")
+        ax.hist(
+            groups,
+            bins=_bins(values),
+            stacked=True,
+            label=labels,
+            color=[class_color(c, labels) for c in labels],
+            edgecolor="white",
+            linewidth=0.6,
+        )
+        ax.axvline(
+            median, color="#222", linestyle="--", linewidth=1.2, label=f"median {median:.3f}"
+        )
         ax.set_xlabel("hunk divergence Div(P)")
         ax.set_ylabel("patches")
         ax.grid(axis="x", visible=False)
@@ -167,18 +192,35 @@ def divergence_vs_hunks(records: Sequence[Record]) -> str:
         for k, label in enumerate(labels):
             chosen = [r for r in records if r.label == label]
             jitter = _jitter(len(chosen), 100 + k)
-            xs = [r.hunk_count * math.exp(j / 3) if log_x else r.hunk_count + j
-                  for r, j in zip(chosen, jitter, strict=True)]
-            ax.scatter(xs, [r.divergence for r in chosen], s=size, alpha=alpha,
-                       color=class_color(label, labels), edgecolors="white", linewidths=0.4,
-                       label=f"{label} ({len(chosen)})")
+            xs = [
+                r.hunk_count * math.exp(j / 3) if log_x else r.hunk_count + j
+                for r, j in zip(chosen, jitter, strict=True)
+            ]
+            ax.scatter(
+                xs,
+                [r.divergence for r in chosen],
+                s=size,
+                alpha=alpha,
+                color=class_color(label, labels),
+                edgecolors="white",
+                linewidths=0.4,
+                label=f"{label} ({len(chosen)})",
+            )
         grid = [1 + k * (top - 1) / 200 for k in range(201)] if top > 1 else [1, 2]
-        ax.plot(grid, [math.log(n) for n in grid], color="#555", linestyle=":",
-                linewidth=1.2, label="ln n (upper bound)")
+        ax.plot(
+            grid,
+            [math.log(n) for n in grid],
+            color="#555",
+            linestyle=":",
+            linewidth=1.2,
+            label="ln n (upper bound)",
+        )
         if log_x:
             ax.set_xscale("log")
-            ax.set_xticks([t for t in LOG_TICKS if t <= top * 1.2],
-                          [str(t) for t in LOG_TICKS if t <= top * 1.2])
+            ax.set_xticks(
+                [t for t in LOG_TICKS if t <= top * 1.2],
+                [str(t) for t in LOG_TICKS if t <= top * 1.2],
+            )
             ax.xaxis.set_minor_formatter(NullFormatter())
         else:
             ax.xaxis.get_major_locator().set_params(integer=True)
@@ -189,16 +231,28 @@ def divergence_vs_hunks(records: Sequence[Record]) -> str:
         return _svg(fig, "Scatter plot of divergence against hunk count, coloured by class")
 
 
-def _box(ax, groups: Sequence[Sequence[float]], positions: Sequence[float],
-         colors: Sequence[str], width: float, seed: int) -> None:
+def _box(
+    ax,
+    groups: Sequence[Sequence[float]],
+    positions: Sequence[float],
+    colors: Sequence[str],
+    width: float,
+    seed: int,
+) -> None:
     """Box plots with the points drawn over them (small groups stay honest)."""
     drawn = [(g, p, c) for g, p, c in zip(groups, positions, colors, strict=True) if g]
     if not drawn:
         return
-    boxes = ax.boxplot([g for g, _, _ in drawn], positions=[p for _, p, _ in drawn],
-                       widths=width, patch_artist=True, showfliers=False,
-                       medianprops={"color": "#111", "linewidth": 1.6},
-                       whiskerprops={"color": "#555"}, capprops={"color": "#555"})
+    boxes = ax.boxplot(
+        [g for g, _, _ in drawn],
+        positions=[p for _, p, _ in drawn],
+        widths=width,
+        patch_artist=True,
+        showfliers=False,
+        medianprops={"color": "#111", "linewidth": 1.6},
+        whiskerprops={"color": "#555"},
+        capprops={"color": "#555"},
+    )
     for patch, (_, _, color) in zip(boxes["boxes"], drawn, strict=True):
         patch.set(facecolor=color, alpha=0.35, edgecolor="#444")
     for k, (group, position, color) in enumerate(drawn):
@@ -206,8 +260,15 @@ def _box(ax, groups: Sequence[Sequence[float]], positions: Sequence[float],
             group = list(np.random.default_rng(seed + k).choice(group, MAX_DOTS, replace=False))
         jitter = _jitter(len(group), seed + k, width * 0.3)
         small = len(group) <= 100
-        ax.scatter([position + j for j in jitter], group, s=14 if small else 6, color=color,
-                   alpha=0.85 if small else 0.6, edgecolors="none", zorder=3)
+        ax.scatter(
+            [position + j for j in jitter],
+            group,
+            s=14 if small else 6,
+            color=color,
+            alpha=0.85 if small else 0.6,
+            edgecolors="none",
+            zorder=3,
+        )
 
 
 def divergence_by_class(records: Sequence[Record]) -> str:
@@ -215,10 +276,12 @@ def divergence_by_class(records: Sequence[Record]) -> str:
     labels = class_order({r.label for r in records})
     groups = [[r.divergence for r in records if r.label == label] for label in labels]
     with _figure("byclass", 3.8) as (fig, (ax,)):
-        _box(ax, groups, range(len(labels)), [class_color(c, labels) for c in labels], 0.55,
-             seed=200)
-        ax.set_xticks(range(len(labels)),
-                      [f"{c}\nn={len(g)}" for c, g in zip(labels, groups, strict=True)])
+        _box(
+            ax, groups, range(len(labels)), [class_color(c, labels) for c in labels], 0.55, seed=200
+        )
+        ax.set_xticks(
+            range(len(labels)), [f"{c}\nn={len(g)}" for c, g in zip(labels, groups, strict=True)]
+        )
         ax.set_xlim(-0.6, len(labels) - 0.4)
         ax.set_ylabel("Div(P)")
         ax.grid(axis="x", visible=False)
@@ -232,16 +295,27 @@ def fixed_vs_unfixed(agents: Sequence[str], trials: dict[str, list[Trial]]) -> s
         for k, agent in enumerate(agents):
             fixed = [t.record.divergence for t in trials[agent] if t.outcome.fixed]
             unfixed = [t.record.divergence for t in trials[agent] if not t.outcome.fixed]
-            _box(ax, [fixed, unfixed], [k - 0.2, k + 0.2], [FIXED_COLOR, UNFIXED_COLOR],
-                 0.34, seed=300 + 10 * k)
+            _box(
+                ax,
+                [fixed, unfixed],
+                [k - 0.2, k + 0.2],
+                [FIXED_COLOR, UNFIXED_COLOR],
+                0.34,
+                seed=300 + 10 * k,
+            )
             ticks.append(f"{_wrap(agent)}\n{len(fixed)} fixed\n{len(unfixed)} not")
         ax.set_xticks(range(len(agents)), ticks)
         ax.set_xlim(-0.6, len(agents) - 0.4)
         ax.set_ylabel("Div(P)")
         ax.grid(axis="x", visible=False)
-        ax.legend(handles=[Patch(facecolor=FIXED_COLOR, alpha=0.5, label="fixed"),
-                           Patch(facecolor=UNFIXED_COLOR, alpha=0.5, label="not fixed")],
-                  loc="upper left", bbox_to_anchor=(1, 1))
+        ax.legend(
+            handles=[
+                Patch(facecolor=FIXED_COLOR, alpha=0.5, label="fixed"),
+                Patch(facecolor=UNFIXED_COLOR, alpha=0.5, label="not fixed"),
+            ],
+            loc="upper left",
+            bbox_to_anchor=(1, 1),
+        )
         return _svg(fig, "Box plots of divergence of fixed versus unfixed bugs per agent")
 
 
@@ -263,9 +337,16 @@ def fixed_by_class(agents: Sequence[str], trials: dict[str, list[Trial]]) -> str
             bars = ax.bar(xs, heights, width=width * 0.92, color=agent_color(k), label=agent)
             if annotate:
                 for bar, note in zip(bars, notes, strict=True):
-                    ax.annotate(note, (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                                xytext=(0, 2), textcoords="offset points", ha="center",
-                                va="bottom", fontsize=7.5, color="#333")
+                    ax.annotate(
+                        note,
+                        (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                        xytext=(0, 2),
+                        textcoords="offset points",
+                        ha="center",
+                        va="bottom",
+                        fontsize=7.5,
+                        color="#333",
+                    )
         ax.set_xticks(range(len(labels)), labels)
         ax.set_xlim(-0.6, len(labels) - 0.4)
         ax.set_ylim(0, 112)
@@ -280,16 +361,20 @@ def roc_curves(agents: Sequence[str], trials: dict[str, list[Trial]]) -> str:
     """ROC curves for "this value is high → the agent fails", one panel per predictor."""
     with _figure("roc", 3.9, ncols=len(PREDICTORS)) as (fig, axes):
         for ax, predictor in zip(axes, PREDICTORS, strict=True):
-            ax.plot([0, 1], [0, 1], color="#999", linestyle=":", linewidth=1,
-                    label="chance (0.5)")
+            ax.plot([0, 1], [0, 1], color="#999", linestyle=":", linewidth=1, label="chance (0.5)")
             for k, agent in enumerate(agents):
                 unfixed, fixed = predictor_scores(trials[agent], predictor)
                 points = roc_points(unfixed, fixed)
                 if not points:
                     continue
                 value = auc(unfixed, fixed)
-                ax.plot([p[0] for p in points], [p[1] for p in points], color=agent_color(k),
-                        linewidth=1.8, label=f"{agent}: {value:.3f}")
+                ax.plot(
+                    [p[0] for p in points],
+                    [p[1] for p in points],
+                    color=agent_color(k),
+                    linewidth=1.8,
+                    label=f"{agent}: {value:.3f}",
+                )
             ax.set_xlim(-0.02, 1.02)
             ax.set_ylim(-0.02, 1.02)
             ax.set_aspect("equal")
@@ -298,4 +383,3 @@ def roc_curves(agents: Sequence[str], trials: dict[str, list[Trial]]) -> str:
             ax.set_title(f"{predictor} → not fixed (AUC)", loc="left")
             ax.legend(loc="lower right", fontsize=8)
         return _svg(fig, "ROC curves of divergence and hunk count predicting failure")
-

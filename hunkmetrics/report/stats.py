@@ -41,8 +41,7 @@ def auc(positives: Sequence[float], negatives: Sequence[float]) -> float | None:
     return u / (n_pos * n_neg)
 
 
-def roc_points(positives: Sequence[float],
-               negatives: Sequence[float]) -> list[tuple[float, float]]:
+def roc_points(positives: Sequence[float], negatives: Sequence[float]) -> list[tuple[float, float]]:
     """(false positive rate, true positive rate) for every threshold "score ≥ t", from
     (0, 0) to (1, 1). Tied scores move both rates at once, so the area under these
     points is `auc()`."""
@@ -50,8 +49,9 @@ def roc_points(positives: Sequence[float],
         return []
     points = [(0.0, 0.0)]
     tp = fp = 0
-    scored = sorted([(s, True) for s in positives] + [(s, False) for s in negatives],
-                    key=lambda item: -item[0])
+    scored = sorted(
+        [(s, True) for s in positives] + [(s, False) for s in negatives], key=lambda item: -item[0]
+    )
     for k, (score, positive) in enumerate(scored):
         tp += positive
         fp += not positive
@@ -71,8 +71,7 @@ class Summary:
     def of(cls, values: Sequence[float]) -> Summary:
         if not values:
             return cls(0, None, None, None)
-        return cls(len(values), statistics.median(values), statistics.fmean(values),
-                   max(values))
+        return cls(len(values), statistics.median(values), statistics.fmean(values), max(values))
 
 
 @dataclass(frozen=True)
@@ -106,8 +105,14 @@ def class_rows(joined: Joined) -> list[ClassRow]:
         for label in [*labels, ALL]:
             chosen = trials if label == ALL else [t for t in trials if t.record.label == label]
             if chosen or label == ALL:
-                rows.append(ClassRow(agent, label, Summary.of(_divergences(chosen, True)),
-                                     Summary.of(_divergences(chosen, False))))
+                rows.append(
+                    ClassRow(
+                        agent,
+                        label,
+                        Summary.of(_divergences(chosen, True)),
+                        Summary.of(_divergences(chosen, False)),
+                    )
+                )
     return rows
 
 
@@ -126,8 +131,11 @@ class AucRow:
         if self.auc is None:
             group = "fixed" if self.n_fixed == 0 else "unfixed"
             return f"undefined: no {group} bugs"
-        small = [name for name, n in (("fixed", self.n_fixed), ("unfixed", self.n_unfixed))
-                 if n < MIN_GROUP]
+        small = [
+            name
+            for name, n in (("fixed", self.n_fixed), ("unfixed", self.n_unfixed))
+            if n < MIN_GROUP
+        ]
         if small:
             return f"few {' and '.join(small)} bugs (< {MIN_GROUP}): unreliable"
         return ""
@@ -142,8 +150,10 @@ PREDICTORS: dict[str, Callable[[Trial], float]] = {
 def predictor_scores(trials: list[Trial], predictor: str) -> tuple[list[float], list[float]]:
     """(scores of unfixed bugs, scores of fixed bugs): the positives are failures."""
     value = PREDICTORS[predictor]
-    return ([value(t) for t in trials if not t.outcome.fixed],
-            [value(t) for t in trials if t.outcome.fixed])
+    return (
+        [value(t) for t in trials if not t.outcome.fixed],
+        [value(t) for t in trials if t.outcome.fixed],
+    )
 
 
 def auc_rows(joined: Joined) -> list[AucRow]:
@@ -182,8 +192,15 @@ def agent_rows(joined: Joined) -> list[AgentRow]:
         trials = joined.trials[agent]
         known = [t for t in trials if t.outcome.localized is not None]
         localized = [t for t in known if t.outcome.localized]
-        rows.append(AgentRow(
-            agent, len(trials), sum(t.outcome.fixed for t in trials), len(known),
-            len(localized), sum(t.outcome.fixed for t in localized),
-            sum(t.outcome.fixed for t in known if not t.outcome.localized)))
+        rows.append(
+            AgentRow(
+                agent,
+                len(trials),
+                sum(t.outcome.fixed for t in trials),
+                len(known),
+                len(localized),
+                sum(t.outcome.fixed for t in localized),
+                sum(t.outcome.fixed for t in known if not t.outcome.localized),
+            )
+        )
     return rows

@@ -4,6 +4,12 @@ from .readers import FileReader, GitRevisionReader, WorktreeReader, open_reader
 from .resolve import FileTexts, Sources, blob_hash, resolve_sources
 
 __all__ = [
-    "FileReader", "FileTexts", "GitRevisionReader", "Sources", "WorktreeReader", "blob_hash",
-    "open_reader", "resolve_sources",
+    "FileReader",
+    "FileTexts",
+    "GitRevisionReader",
+    "Sources",
+    "WorktreeReader",
+    "blob_hash",
+    "open_reader",
+    "resolve_sources",
 ]

@@ -63,8 +63,9 @@ class GitRevisionReader:
         if not self.repo.exists():
             raise SourceError(f"{repo}: no such repository")
         self.rev = rev
-        commit = self._git("rev-parse", "--verify", "--quiet", "--end-of-options",
-                           f"{rev}^{{commit}}")
+        commit = self._git(
+            "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"
+        )
         if commit is None:
             raise SourceError(f"revision {rev!r} does not exist in {repo}")
         self.commit = commit.strip()
@@ -74,8 +75,9 @@ class GitRevisionReader:
 
     def _git(self, *args: str) -> str | None:
         try:
-            done = subprocess.run(["git", "-C", str(self.repo), *args], capture_output=True,
-                                  check=False)
+            done = subprocess.run(
+                ["git", "-C", str(self.repo), *args], capture_output=True, check=False
+            )
         except FileNotFoundError:
             raise SourceError("git is not installed or not on PATH") from None
         if done.returncode != 0:
@@ -88,7 +90,9 @@ class GitRevisionReader:
         if self._proc is None:
             self._proc = subprocess.Popen(
                 ["git", "-C", str(self.repo), "cat-file", "--batch"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
             )
         return self._proc
 

@@ -49,19 +49,28 @@ def blob_matches(data: bytes, abbreviation: str) -> bool:
     return any(blob_hash(data, a).startswith(abbreviation) for a in algorithms)
 
 
-def _side_of(file_diff: FileDiff, reader: FileReader) -> tuple[set[Side], str, bytes | None,
-                                                                 bytes | None]:
+def _side_of(
+    file_diff: FileDiff, reader: FileReader
+) -> tuple[set[Side], str, bytes | None, bytes | None]:
     """The sides this tree is consistent with for one file, why not, and the texts read."""
     old = reader.read(file_diff.old_path) if file_diff.old_path else None
     new = reader.read(file_diff.new_path) if file_diff.new_path else None
     sides: set[Side] = set()
     reasons: list[str] = []
     if file_diff.status is FileStatus.ADDED:
-        return ({"pre"} if new is None else _matches(file_diff, new, "post", reasons)), \
-            "; ".join(reasons), None, new
+        return (
+            ({"pre"} if new is None else _matches(file_diff, new, "post", reasons)),
+            "; ".join(reasons),
+            None,
+            new,
+        )
     if file_diff.status is FileStatus.DELETED:
-        return ({"post"} if old is None else _matches(file_diff, old, "pre", reasons)), \
-            "; ".join(reasons), old, None
+        return (
+            ({"post"} if old is None else _matches(file_diff, old, "pre", reasons)),
+            "; ".join(reasons),
+            old,
+            None,
+        )
     if old is not None:
         sides |= _matches(file_diff, old, "pre", reasons)
     if new is not None:
