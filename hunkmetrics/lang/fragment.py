@@ -4,19 +4,23 @@ of a file parses, and say what could not be seen."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from pathlib import PurePosixPath
+from typing import Literal
 
 import tree_sitter as ts
 
 from ..patch.model import FileDiff, Hunk, LineKind
-from .index import FileIndex, ParseCache, Scope, build_index, count_errors, directory_package
-from .languages import LanguageRules, parser
-from .locate import Location, anchors, locate_in_index, python_package
+from .hooks.base import FragmentHeader
+from .index import FileIndex, ParseCache, Scope, build_index, count_errors, top_qualifier
+from .languages import Language
+from .location import Location, anchors, locate_in_index
 
-_JAVA_TYPE_RE = re.compile(r"\b(class|interface|enum|record|@interface)\s+([A-Za-z_$][\w$]*)")
-_PY_HEADER_RE = re.compile(r"^(async\s+def|def|class)\s+\w+")
-_JAVA_PACKAGE_RE = re.compile(r"^\s*package\s+([\w.]+)\s*;")
+Side = Literal["pre", "post"]
+# Lines of one wrapping: the text, each line's number in the file (None: wrapper line)
+# and how many type scopes the wrapper opens.
+Wrapping = tuple[list[str], list[int | None], int]
+
 _TOP_LEVEL_RE = re.compile(r"^\s*(import|package|#\s*include|using|from)\b|^\s*$")
 # Error recovery can read `} else {` as a method named `else`: no callable has these names.
 _KEYWORDS = frozenset(
@@ -57,28 +61,17 @@ class Fragment:
     errors: int
 
 
-def hunk_side_lines(hunk: Hunk, side: str = "pre") -> list[tuple[int, str]]:
+def hunk_side_lines(hunk: Hunk, side: Side = "pre") -> list[tuple[int, str]]:
     """(line number, text) of the hunk's lines on one side: context + removed (pre) or
     context + added (post)."""
     drop = LineKind.ADDED if side == "pre" else LineKind.REMOVED
-    out = []
+    out: list[tuple[int, str]] = []
     for line in hunk.lines:
         if line.kind is drop:
             continue
         number = line.old_lineno if side == "pre" else line.new_lineno
         out.append((number or 0, line.text))
     return out
-
-
-def java_package_guess(path: str, rules: LanguageRules) -> str:
-    """The package a Java path implies once a known source root is dropped."""
-    directory = directory_package(path)
-    for root in rules.source_roots:
-        if directory == root:
-            return ""
-        if directory.startswith(root + "/"):
-            return directory[len(root) + 1 :].replace("/", ".")
-    return directory.replace("/", ".")
 
 
 def _brace_depths(lines: list[str]) -> tuple[int, int]:
@@ -122,23 +115,25 @@ def _starts_in_comment(lines: list[str]) -> bool:
 
 
 def build_fragment(
-    hunk: Hunk, file_diff: FileDiff, rules: LanguageRules, side: str = "pre"
+    hunk: Hunk, file_diff: FileDiff, language: Language, side: Side = "pre"
 ) -> Fragment:
     """The best-parsing wrapping of the hunk's lines for this language."""
     numbered = hunk_side_lines(hunk, side)
     body = [text for _, text in numbered]
     numbers: list[int | None] = [n for n, _ in numbered]
-    if rules.fragment == "braces" and _starts_in_comment(body):
-        body, numbers = ["/*", *body], [None, *numbers]
-    candidates: list[tuple[list[str], list[int | None], int]] = []
-    if rules.fragment == "indent":
-        candidates.extend(_python_wrappings(body, numbers, hunk.section))
+    header = language.hooks.fragment_header(hunk.section, file_diff.path)
+    candidates: list[Wrapping] = []
+    if language.fragment == "indent":
+        candidates.extend(_indent_wrappings(body, numbers, header))
     else:
-        candidates.extend(_brace_wrappings(body, numbers, hunk.section, file_diff, rules))
+        if _starts_in_comment(body):
+            body, numbers = ["/*", *body], [None, *numbers]
+        candidates.extend(_brace_wrappings(body, numbers, header))
     best: Fragment | None = None
+    parser = language.parser()
     for lines, line_map, wrapper_types in candidates:
         data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
-        tree = parser(rules.name).parse(data)
+        tree = parser.parse(data)
         errors = count_errors(tree)
         if best is None or errors < best.errors:
             best = Fragment(data, tuple(line_map), wrapper_types, tree, errors)
@@ -149,36 +144,29 @@ def build_fragment(
 
 
 def cached_fragment(
-    cache: ParseCache, hunk: Hunk, file_diff: FileDiff, rules: LanguageRules, side: str
+    cache: ParseCache, hunk: Hunk, file_diff: FileDiff, language: Language, side: Side
 ) -> Fragment:
     """`build_fragment`, once per hunk side and run."""
     key = ("fragment", file_diff.path, hunk.index, hunk.old_start, hunk.new_start, side)
-    if key not in cache.fragments:
-        cache.fragments[key] = build_fragment(hunk, file_diff, rules, side)
-    return cache.fragments[key]  # type: ignore[return-value]
+    cached = cache.fragments.get(key)
+    if not isinstance(cached, Fragment):
+        cached = cache.fragments[key] = build_fragment(hunk, file_diff, language, side)
+    return cached
 
 
 def _brace_wrappings(
-    body: list[str],
-    numbers: list[int | None],
-    section: str,
-    file_diff: FileDiff,
-    rules: LanguageRules,
-):
+    body: list[str], numbers: list[int | None], header: FragmentHeader | None
+) -> Iterator[Wrapping]:
     """Wrappings for a brace language. The hunk's unmatched `}` close blocks it does not
-    show; the last of them may close the type itself, so both readings are tried."""
+    show; when the header opens a type, the last of them may close the type itself, so
+    both readings are tried."""
     low, final = _brace_depths(body)
-    java = rules.name == "java"
-    type_line = None
-    if java:
-        match = _JAVA_TYPE_RE.search(section)
-        header = section if match and section.rstrip().endswith("{") else None
-        type_line = header or f"class {PurePosixPath(file_diff.path).stem} {{"
-    readings = sorted({-low, max(0, -low - 1)} if java else {-low}, reverse=True)
+    opens_type = header is not None and header.opens_type
+    readings = sorted({-low, max(0, -low - 1)} if opens_type else {-low}, reverse=True)
     for extra in readings:
         for method in (False, True):
             head = (
-                ([type_line] if type_line else [])
+                ([header.line] if header is not None else [])
                 + (["void __fragment__() {"] if method else [])
                 + ["{"] * extra
             )
@@ -187,19 +175,23 @@ def _brace_wrappings(
             yield (
                 [*head, *body, *tail],
                 [None] * len(head) + numbers + [None] * len(tail),
-                1 if type_line else 0,
+                1 if opens_type else 0,
             )
 
 
-def _python_wrappings(body: list[str], numbers: list[int | None], section: str):
+def _indent_wrappings(
+    body: list[str], numbers: list[int | None], header: FragmentHeader | None
+) -> Iterator[Wrapping]:
+    """Wrappings for an indentation language: under the header when the lines are
+    indented, then dedented to the left margin."""
     indents = [len(t) - len(t.lstrip()) for t in body if t.strip()]
     low = min(indents) if indents else 0
-    if low and _PY_HEADER_RE.match(section):
-        yield [section, *body], [None, *numbers], 1 if section.startswith("class") else 0
+    if low and header is not None:
+        yield [header.line, *body], [None, *numbers], 1 if header.opens_type else 0
     yield [t[low:] if len(t) >= low else t.lstrip() for t in body], list(numbers), 0
 
 
-def _remap(index: FileIndex, fragment: Fragment) -> FileIndex:
+def _remap(index: FileIndex, fragment: Fragment, language: Language) -> FileIndex:
     """Synthetic line numbers → the file's, wrapper lines stretching to the outside."""
     known = [n for n in fragment.line_map if n]
     first, last = (min(known), max(known)) if known else (0, 0)
@@ -211,7 +203,7 @@ def _remap(index: FileIndex, fragment: Fragment) -> FileIndex:
     lines = fragment.text.decode("utf-8", "surrogateescape").split("\n")
     scopes = []
     for scope in index.scopes:
-        if not _plausible(scope, index, fragment, lines):
+        if not _plausible(scope, index, fragment, lines, language):
             continue
         scopes.append(replace(scope, start=at(scope.start, first - 1), end=at(scope.end, last + 1)))
     return replace(index, scopes=tuple(scopes))
@@ -221,22 +213,25 @@ def _indent(line: str) -> int:
     return len(line.expandtabs(INDENT)) - len(line.lstrip())
 
 
-def _plausible(scope: Scope, index: FileIndex, fragment: Fragment, lines: list[str]) -> bool:
+def _plausible(
+    scope: Scope, index: FileIndex, fragment: Fragment, lines: list[str], language: Language
+) -> bool:
     """Whether a scope found in a fragment can be trusted.
 
     Error recovery can invent declarations (`} else {`, or a call such as
     `.collect(toList());` read as a method): a callable is kept only when its
     declaration is one of the hunk's own lines, its header parsed cleanly, its name is
-    no keyword and (Java) it sits inside a type. And a fragment hides the types around
-    it: a method indented deeper than the types the hunk shows can explain belongs to a
-    nested or anonymous class whose name is not visible, so naming it would be a guess."""
+    no keyword and, where the hooks say callables need a type (Java), it sits inside a
+    type. And a fragment hides the types around it: a method indented deeper than the
+    types the hunk shows can explain belongs to a nested or anonymous class whose name
+    is not visible, so naming it would be a guess."""
     if "__fragment__" in scope.name:
         return False
     if scope.kind != "callable":
         return True
     if scope.header_error or scope.qualifier.rsplit(".", 1)[-1] in _KEYWORDS:
         return False
-    if index.language == "java" and scope.owner is None:
+    if language.hooks.callables_need_type and scope.owner is None:
         return False
     if not 0 < scope.start <= len(fragment.line_map) or not fragment.line_map[scope.start - 1]:
         return False
@@ -254,24 +249,23 @@ def _plausible(scope: Scope, index: FileIndex, fragment: Fragment, lines: list[s
 
 
 def locate_from_diff(
-    hunk: Hunk, file_diff: FileDiff, rules: LanguageRules, cache: ParseCache | None = None
+    hunk: Hunk, file_diff: FileDiff, language: Language, cache: ParseCache | None = None
 ) -> Location:
     """Locate one hunk from its own lines (pre-image side, or post-image for a new file)."""
-    side = "post" if file_diff.old_path is None else "pre"
+    side: Side = "post" if file_diff.old_path is None else "pre"
     fragment = (
-        cached_fragment(cache, hunk, file_diff, rules, side)
+        cached_fragment(cache, hunk, file_diff, language, side)
         if cache is not None
-        else build_fragment(hunk, file_diff, rules, side)
+        else build_fragment(hunk, file_diff, language, side)
     )
     path = file_diff.path
-    package = _diff_package(hunk, path, rules)
-    root = package
-    if rules.name == "python":
-        root = ".".join(p for p in (package, PurePosixPath(path).stem) if p)
-    elif rules.package != "declaration":
-        root = ""
-    index = build_index(fragment.text, rules, path, package=package, root=root, tree=fragment.tree)
-    index = _remap(index, fragment)
+    lines = [line.text for line in hunk.lines]
+    package = language.hooks.diff_package(lines, path, language.source_roots)
+    root = top_qualifier(language, package, path, from_diff=True)
+    index = build_index(
+        fragment.text, language, path, package=package, root=root, tree=fragment.tree
+    )
+    index = _remap(index, fragment, language)
     location = locate_in_index(index, hunk, "diff")
     if side == "post":
         location = replace(
@@ -305,20 +299,3 @@ def _type_declared_inside(index: FileIndex, hunk: Hunk, fragment: Fragment) -> b
         return all(_TOP_LEVEL_RE.match(t) for t in hunk.removed_text or hunk.added_text)
     innermost = scopes[-1]
     return innermost.kind == "type" and innermost.start in known
-
-
-def _diff_package(hunk: Hunk, path: str, rules: LanguageRules) -> str:
-    if rules.name == "java":
-        for line in hunk.lines:
-            match = _JAVA_PACKAGE_RE.match(line.text)
-            if match:
-                return match.group(1)
-        return java_package_guess(path, rules)
-    if rules.name == "python":
-        return python_package(path)
-    if rules.name == "go":
-        for line in hunk.lines:
-            match = re.match(r"^package\s+(\w+)", line.text)
-            if match:
-                return match.group(1)
-    return directory_package(path)

@@ -5,15 +5,28 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import Literal
 
 import tree_sitter as ts
 
-from .languages import LanguageRules, parser, scope_query
-from .names import c_declarator_name, callable_name, clean_type, parameters, text
+from .hooks.base import Placement
+from .languages import Language
+from .names import clean_type, join, text
+from .paths import directory_package
+
+__all__ = [
+    "FileIndex",
+    "ParseCache",
+    "Scope",
+    "build_index",
+    "count_errors",
+    "directory_package",
+    "top_qualifier",
+]
 
 ScopeKind = Literal["type", "callable", "namespace"]
+NodeKind = Literal["type", "callable", "namespace", "anon"]  # the scope query's captures
+_NODE_KINDS: tuple[NodeKind, ...] = ("type", "callable", "namespace", "anon")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,32 +74,28 @@ class ParseCache:
     fragments: dict[tuple[object, ...], object] = field(default_factory=dict)
     parses: int = 0
 
-    def tree(self, rules: LanguageRules, data: bytes) -> ts.Tree:
-        key = (rules.name, hashlib.sha1(data).hexdigest())
+    def tree(self, language: Language, data: bytes) -> ts.Tree:
+        key = (language.name, hashlib.sha1(data).hexdigest())
         if key not in self.trees:
-            self.trees[key] = parser(rules.name).parse(data)
+            self.trees[key] = language.parser().parse(data)
             self.parses += 1
         return self.trees[key]
 
     def index(
-        self, rules: LanguageRules, path: str, data: bytes, package: str | None = None
+        self, language: Language, path: str, data: bytes, package: str | None = None
     ) -> FileIndex:
         # The path matters for languages whose package or module comes from it.
-        key = (rules.name, path, hashlib.sha1(data).hexdigest(), package)
+        key = (language.name, path, hashlib.sha1(data).hexdigest(), package)
         if key not in self.indexes:
             self.indexes[key] = build_index(
-                data, rules, path, package=package, tree=self.tree(rules, data)
+                data, language, path, package=package, tree=self.tree(language, data)
             )
         return self.indexes[key]
 
 
-def directory_package(path: str) -> str:
-    return str(PurePosixPath(path).parent).replace("\\", "/").removeprefix(".")
-
-
 def build_index(
     data: bytes,
-    rules: LanguageRules,
+    language: Language,
     path: str,
     *,
     package: str | None = None,
@@ -96,30 +105,27 @@ def build_index(
     """Parse `data` and index its scopes.
 
     `package` overrides the package (Python's comes from the tree layout); `root` the
-    qualifier that top-level names start with (default: the package, or for Python the
-    module)."""
-    tree = tree or parser(rules.name).parse(data)
-    captures = ts.QueryCursor(scope_query(rules.name)).captures(tree.root_node)
+    qualifier that top-level names start with (default: `top_qualifier`)."""
+    tree = tree or language.parser().parse(data)
+    captures = ts.QueryCursor(language.scope_query()).captures(tree.root_node)
     if package is None:
         declared = captures.get("package", [])
-        if rules.package == "declaration" and declared:
-            package = text(declared[0])
-        elif rules.package == "declaration":
-            package = "" if rules.name == "java" else directory_package(path)
-        else:
+        if language.package != "declaration":
             package = directory_package(path)
+        elif declared:
+            package = text(declared[0])
+        else:
+            package = language.hooks.undeclared_package(path)
     if root is None:
-        root = package if rules.package == "declaration" else ""
-        if rules.name == "python":
-            root = python_module(package, path)
-    nodes: list[tuple[ts.Node, ScopeKind | Literal["anon"]]] = []
-    for kind in ("type", "callable", "namespace", "anon"):
-        nodes.extend((n, kind) for n in captures.get(kind, []))  # type: ignore[misc]
+        root = top_qualifier(language, package, path, from_diff=False)
+    nodes: list[tuple[ts.Node, NodeKind]] = []
+    for kind in _NODE_KINDS:
+        nodes.extend((n, kind) for n in captures.get(kind, []))
     nodes.sort(key=lambda item: (item[0].start_byte, -item[0].end_byte))
-    scopes = _nest(nodes, rules, root, package)
+    scopes = _nest(nodes, language, root, package)
     return FileIndex(
         path,
-        rules.name,
+        language.name,
         package,
         tuple(scopes),
         parse_errors=count_errors(tree),
@@ -127,19 +133,17 @@ def build_index(
     )
 
 
-def python_module(package: str | None, path: str) -> str:
-    stem = PurePosixPath(path).stem
-    if stem == "__init__":
-        return package or ""
-    return f"{package}.{stem}" if package else stem
-
-
-def _join(prefix: str, name: str) -> str:
-    return f"{prefix}.{name}" if prefix else name
+def top_qualifier(language: Language, package: str, path: str, from_diff: bool) -> str:
+    """The qualifier that top-level names start with: the hooks' module root, else the
+    package where packages are declared, else nothing."""
+    root = language.hooks.module_root(package, path, from_diff)
+    if root is not None:
+        return root
+    return package if language.package == "declaration" else ""
 
 
 def _nest(
-    nodes: list[tuple[ts.Node, str]], rules: LanguageRules, root: str, package: str | None
+    nodes: list[tuple[ts.Node, NodeKind]], language: Language, root: str, package: str | None
 ) -> list[Scope]:
     scopes: list[Scope] = []
     stack: list[tuple[ts.Node, Scope]] = []
@@ -152,7 +156,7 @@ def _nest(
         while stack and stack[-1][0].end_byte <= node.start_byte:
             stack.pop()
         parents = [s for _, s in stack]
-        scope = _make_scope(node, kind, rules, root, package, parents, anonymous)
+        scope = _make_scope(node, kind, language, root, package, parents, anonymous)
         if scope is not None:
             scopes.append(scope)
             stack.append((node, scope))
@@ -169,8 +173,8 @@ def _prefix(parents: list[Scope], root: str, by_callables: bool) -> str:
 
 def _make_scope(
     node: ts.Node,
-    kind: str,
-    rules: LanguageRules,
+    kind: NodeKind,
+    language: Language,
     root: str,
     package: str | None,
     parents: list[Scope],
@@ -179,43 +183,42 @@ def _make_scope(
     depth = len(parents) + 1
     start, end = _span(node)
     if kind == "anon":
-        owner = next((s for s in reversed(parents) if s.kind == "type"), None)
-        base = owner.qualifier if owner else root
+        enclosing = next((s for s in reversed(parents) if s.kind == "type"), None)
+        base = enclosing.qualifier if enclosing else root
         anonymous[base] += 1
         name = f"{base}${anonymous[base]}"
         return Scope("type", name, name, start, end, depth)
-    if kind in ("type", "namespace"):
-        if rules.name in ("c", "cpp") and node.child_by_field_name("body") is None:
-            return None  # a forward declaration or an elaborated type, not a definition
+    if kind == "type" or kind == "namespace":
+        if not language.hooks.defines(node):
+            return None
         bare = text(node.child_by_field_name("name")) or (
             "(anonymous)" if kind == "namespace" else ""
         )
         if not bare:
             return None
-        name = _join(_prefix(parents, root, rules.qualify_by_callables), clean_type(bare))
-        return Scope(kind, name, name, start, end, depth)  # type: ignore[arg-type]
-    bare = callable_name(node, rules.name)
-    if not bare:
+        name = join(_prefix(parents, root, language.qualify_by_callables), clean_type(bare))
+        return Scope(kind, name, name, start, end, depth)
+    callable_name = language.hooks.callable_name(node)
+    if not callable_name:
         return None
-    prefix = _prefix(parents, root, rules.qualify_by_callables)
-    owner = next((s.name for s in reversed(parents) if s.kind == "type"), None)
-    if rules.name == "go" and node.type == "method_declaration":
-        receiver = _go_receiver(node)
-        owner = _join(package or "", receiver) if receiver else None
-        prefix = owner or prefix
-    elif rules.name in ("c", "cpp") and "." in bare:
-        parts = c_declarator_name(node)
-        owner = _join(prefix, ".".join(parts[:-1]))
-        prefix, bare = owner, parts[-1]
-    qualifier = _join(prefix, bare)
-    name = f"{qualifier}({','.join(parameters(node, rules.name))})"
+    place = language.hooks.place_callable(
+        node,
+        Placement(
+            prefix=_prefix(parents, root, language.qualify_by_callables),
+            name=callable_name,
+            owner=next((s.name for s in reversed(parents) if s.kind == "type"), None),
+        ),
+        package,
+    )
+    qualifier = join(place.prefix, place.name)
+    name = f"{qualifier}({','.join(language.hooks.parameters(node))})"
     body = node.child_by_field_name("body")
     header_error = any(
         child.has_error or child.is_missing
         for child in node.children
         if body is None or child.id != body.id
     )
-    return Scope("callable", name, qualifier, start, end, depth, owner, header_error)
+    return Scope("callable", name, qualifier, start, end, depth, place.owner, header_error)
 
 
 def _span(node: ts.Node) -> tuple[int, int]:
@@ -227,14 +230,6 @@ def _span(node: ts.Node) -> tuple[int, int]:
     if node.end_point.column == 0 and end_row > node.start_point.row:
         end_row -= 1  # the node ends with the newline of its last line
     return start, end_row + 1
-
-
-def _go_receiver(node: ts.Node) -> str | None:
-    receiver = node.child_by_field_name("receiver")
-    for param in receiver.named_children if receiver is not None else ():
-        kind = clean_type(text(param.child_by_field_name("type")))
-        return kind.lstrip("*") or None
-    return None
 
 
 def count_errors(tree: ts.Tree) -> int:

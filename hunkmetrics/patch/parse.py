@@ -6,8 +6,9 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
+from unidiff.patch import Hunk as UnidiffHunk
+from unidiff.patch import PatchedFile, PatchSet
 
 from ..errors import PatchError
 from .model import FileDiff, FileStatus, Hunk, Line, LineKind, Patch
@@ -137,7 +138,7 @@ def _strip_prefixes(old: str | None, new: str | None) -> tuple[str | None, str |
     return old, new
 
 
-def _convert_file(patched, first_index: int) -> FileDiff:
+def _convert_file(patched: PatchedFile, first_index: int) -> FileDiff:
     info = str(patched.patch_info or "")
     old_path, new_path = _strip_prefixes(patched.source_file, patched.target_file)
     if patched.is_added_file:
@@ -176,7 +177,7 @@ def _null_blob(abbrev: str) -> str | None:
     return None if set(abbrev) == {"0"} else abbrev.lower()
 
 
-def _convert_hunk(hunk, index: int, path: str) -> Hunk:
+def _convert_hunk(hunk: UnidiffHunk, index: int, path: str) -> Hunk:
     lines: list[Line] = []
     for raw in hunk:
         if raw.line_type == "\\":

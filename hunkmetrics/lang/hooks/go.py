@@ -1,0 +1,54 @@
+"""Go: parameters by type, a method's class is its receiver's base type, and the
+`package` clause names the package."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import tree_sitter as ts
+
+from ..names import clean_type, join, text
+from ..paths import directory_package
+from .base import Hooks, Placement
+
+_PACKAGE_RE = re.compile(r"^package\s+(\w+)")
+
+
+def _receiver(node: ts.Node) -> str | None:
+    receiver = node.child_by_field_name("receiver")
+    for param in receiver.named_children if receiver is not None else ():
+        kind = clean_type(text(param.child_by_field_name("type")))
+        return kind.lstrip("*") or None
+    return None
+
+
+class GoHooks(Hooks):
+    def parameters(self, node: ts.Node) -> list[str]:
+        params = node.child_by_field_name("parameters")
+        out: list[str] = []
+        for child in params.named_children if params is not None else ():
+            kind = clean_type(text(child.child_by_field_name("type")))
+            if child.type == "variadic_parameter_declaration":
+                out.append("..." + kind)
+            elif child.type == "parameter_declaration":
+                names = child.children_by_field_name("name")
+                out.extend([kind] * max(1, len(names)))
+        return out
+
+    def place_callable(self, node: ts.Node, place: Placement, package: str | None) -> Placement:
+        if node.type != "method_declaration":
+            return place
+        receiver = _receiver(node)
+        owner = join(package or "", receiver) if receiver else None
+        return Placement(owner or place.prefix, place.name, owner)
+
+    def diff_package(self, lines: Sequence[str], path: str, source_roots: tuple[str, ...]) -> str:
+        for line in lines:
+            match = _PACKAGE_RE.match(line)
+            if match:
+                return match.group(1)
+        return directory_package(path)
+
+
+HOOKS = GoHooks()

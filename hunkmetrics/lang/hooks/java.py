@@ -1,0 +1,63 @@
+"""Java: parameters by declared type, the declared package, and the class a fragment
+is wrapped in."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+
+import tree_sitter as ts
+
+from ..names import clean_type, text
+from ..paths import dotted_directory
+from .base import FragmentHeader, Hooks
+
+_TYPE_RE = re.compile(r"\b(class|interface|enum|record|@interface)\s+([A-Za-z_$][\w$]*)")
+_PACKAGE_RE = re.compile(r"^\s*package\s+([\w.]+)\s*;")
+
+
+class JavaHooks(Hooks):
+    callables_need_type = True
+
+    def parameters(self, node: ts.Node) -> list[str]:
+        params = node.child_by_field_name("parameters")
+        if node.type == "compact_constructor_declaration":  # the record's components
+            record = node.parent.parent if node.parent is not None else None
+            params = record.child_by_field_name("parameters") if record is not None else None
+        out: list[str] = []
+        for child in params.named_children if params is not None else ():
+            if child.type == "formal_parameter":
+                dims = "".join(text(c) for c in child.named_children if c.type == "dimensions")
+                out.append(clean_type(text(child.child_by_field_name("type"))) + clean_type(dims))
+            elif child.type == "spread_parameter":
+                kind = next(
+                    (
+                        c
+                        for c in child.named_children
+                        if c.type not in ("modifiers", "variable_declarator")
+                    ),
+                    None,
+                )
+                out.append(clean_type(text(kind)) + "...")
+        return out
+
+    def undeclared_package(self, path: str) -> str:
+        return ""  # the default package
+
+    def diff_package(self, lines: Sequence[str], path: str, source_roots: tuple[str, ...]) -> str:
+        for line in lines:
+            match = _PACKAGE_RE.match(line)
+            if match:
+                return match.group(1)
+        return dotted_directory(path, source_roots)
+
+    def fragment_header(self, section: str, path: str) -> FragmentHeader:
+        # Methods live in types: the section heading's type when it is one, else a class
+        # named after the file.
+        match = _TYPE_RE.search(section)
+        header = section if match and section.rstrip().endswith("{") else None
+        return FragmentHeader(header or f"class {PurePosixPath(path).stem} {{", opens_type=True)
+
+
+HOOKS = JavaHooks()
