@@ -80,7 +80,7 @@ class WorkerSampler(threading.Thread):
 
 
 def child(mode: str, repo: str, out: str, jobs: int) -> None:
-    from hunkmetrics import mining
+    from hunkmetrics.datasets import mine as mining
 
     options = mining.mine_options()
     result: dict = {"mode": mode}

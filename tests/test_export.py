@@ -12,9 +12,9 @@ import pytest
 from gitrepo import PATCHES, build_fixture_repo
 from typer.testing import CliRunner
 
-from hunkmetrics.batch.export import COLUMN_NAMES
-from hunkmetrics.batch.inputs import Defaults
-from hunkmetrics.batch.runner import run_batch
+from hunkmetrics.datasets.export import COLUMN_NAMES
+from hunkmetrics.datasets.inputs import Defaults
+from hunkmetrics.datasets.batch import run_batch
 from hunkmetrics.cli.app import app
 
 cli = CliRunner()

@@ -25,10 +25,10 @@ import pytest
 from typer.testing import CliRunner
 
 import hunkmetrics
-from hunkmetrics import mining
+from hunkmetrics.datasets import mine as mining
 from hunkmetrics.cli.app import app
 from hunkmetrics.errors import HunkmetricsError
-from hunkmetrics.mining import (
+from hunkmetrics.datasets.mine import (
     MineStats,
     count_hunks,
     mine,

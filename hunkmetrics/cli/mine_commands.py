@@ -10,8 +10,8 @@ import typer
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from ..mining import DEFAULT_GREP, MineStats, mine_options
-from ..mining import mine as mine_repository
+from ..datasets.mine import DEFAULT_GREP, MineStats, mine_options
+from ..datasets.mine import mine as mine_repository
 from .app import app, guarded
 from .options import Profile, ProfileOpt
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..batch.output import read_records
+from ..datasets.records import read_records
 from ..errors import HunkmetricsError
 
 PROXIMITY_CLASSES = ("Nucleus", "Cluster", "Orbit", "Sprawl", "Fragment")

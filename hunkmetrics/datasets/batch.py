@@ -33,7 +33,7 @@ from ..sources.resolve import resolve_sources
 from ..workspace import Workspace
 from .executors import Executor, make_executor, one_line
 from .inputs import BatchInput, Defaults, Item, open_input
-from .output import JsonlWriter
+from .records import JsonlWriter
 from .scheduler import run_tasks
 
 SCHEMA = "hunkmetrics/characterize/v1"

@@ -38,14 +38,14 @@ from datetime import time as dtime
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .api import characterize_workspace
-from .batch.executors import LocalExecutor
-from .batch.output import JsonlWriter
-from .batch.scheduler import run_tasks
-from .errors import HunkmetricsError, error_line
-from .lang.languages import all_rules, rules_for_path
-from .metrics.localization import is_test_file
-from .workspace import open_workspace
+from ..api import characterize_workspace
+from ..errors import HunkmetricsError, error_line
+from ..lang.languages import all_rules, rules_for_path
+from ..metrics.localization import is_test_file
+from ..workspace import open_workspace
+from .executors import LocalExecutor
+from .records import JsonlWriter
+from .scheduler import run_tasks
 
 DEFAULT_GREP = r"\b(fix(e[sd])?|fixing|bug|issue)\b|#\d+"
 PROFILES = ("default", "birch")

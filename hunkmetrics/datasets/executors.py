@@ -1,6 +1,6 @@
 """Where a batch's tasks run: local worker processes, or an existing Dask cluster.
 
-Both executors offer the same three calls to the driver (`runner.run_batch`): `submit`
+Both executors offer the same three calls to the driver (`batch.run_batch`): `submit`
 a task, wait for `some_done` of the tasks in flight, and `recover` after a task failed
 for a reason outside the task itself (a worker that died). The driver alone decides what
 to submit and when, and writes every result; executors hold no queue of their own.

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HunkmetricsError
-from .output import RecordFile, read_records
+from .records import RecordFile, read_records
 
 FORMATS = ("csv", "parquet")
 
