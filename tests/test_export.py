@@ -12,10 +12,10 @@ import pytest
 from gitrepo import PATCHES, build_fixture_repo
 from typer.testing import CliRunner
 
+from hunkmetrics.cli.app import app
+from hunkmetrics.datasets.batch import run_batch
 from hunkmetrics.datasets.export import COLUMN_NAMES
 from hunkmetrics.datasets.inputs import Defaults
-from hunkmetrics.datasets.batch import run_batch
-from hunkmetrics.cli.app import app
 
 cli = CliRunner()
 EXPECTED_COLUMNS = [

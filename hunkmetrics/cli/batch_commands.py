@@ -208,8 +208,8 @@ def batch(
 
       hunkmetrics batch data.csv -o results.jsonl --executor dask --scheduler tcp://host:8786
     """
-    from ..datasets.inputs import Defaults
     from ..datasets.batch import Settings, run_batch
+    from ..datasets.inputs import Defaults
 
     def run() -> None:
         if scheduler is not None and executor is not ExecutorKind.dask:
