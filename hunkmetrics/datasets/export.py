@@ -119,8 +119,8 @@ def _write_csv_to(table: list[Row], handle: TextIO) -> None:
 
 def write_parquet(table: list[Row], out: Path) -> None:
     try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+        import pyarrow as pa  # type: ignore[import-untyped]
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]
     except ImportError:
         raise HunkmetricsError(
             "--format parquet needs pyarrow: pip install "

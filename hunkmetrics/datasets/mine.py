@@ -334,11 +334,11 @@ def _examine(
     for commit in batch:
         if commit.hash not in selected:
             continue
-        paths = tuple(selected[commit.hash])
+        chosen = tuple(selected[commit.hash])
         if commit.hash in too_long:  # characterizing it fails with a clear error
             stats.candidates += 1
-            problem = f"{len(paths)} source files: too many to diff in one command"
-            found.append(Candidate(commit, commit.parents[0], paths, b"", -1, problem=problem))
+            problem = f"{len(chosen)} source files: too many to diff in one command"
+            found.append(Candidate(commit, commit.parents[0], chosen, b"", -1, problem=problem))
             continue
         diff = diffs.get(commit.hash, b"")
         try:
@@ -353,7 +353,7 @@ def _examine(
             stats.out_of_range += 1
             continue
         stats.candidates += 1
-        found.append(Candidate(commit, commit.parents[0], paths, diff, hunks, patch))
+        found.append(Candidate(commit, commit.parents[0], chosen, diff, hunks, patch))
     return found
 
 

@@ -26,17 +26,25 @@ OPTIONAL_OUTCOME_COLUMNS = ("localized",)
 
 
 @dataclass(frozen=True)
-class Record:
-    """One line of results.jsonl, reduced to what the report uses."""
+class Metrics:
+    """What the report shows of a characterized line (finite numbers only)."""
 
-    id: str
-    error: str | None
-    hunk_count: int | None = None
-    divergence: float | None = None
+    hunk_count: int
+    divergence: float
     lexical: float | None = None
     structural: float | None = None
     file: float | None = None
     proximity: str | None = None  # None: no class (fewer than two hunks)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One line of results.jsonl, reduced to what the report uses: `metrics` exactly
+    when it has no error."""
+
+    id: str
+    error: str | None
+    metrics: Metrics | None = None
     profile: str | None = None
     fingerprint: str | None = None
     config: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
@@ -45,6 +53,37 @@ class Record:
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    def _metrics(self) -> Metrics:
+        if self.metrics is None:
+            raise ValueError(f"{self.id} was not characterized: {self.error}")
+        return self.metrics
+
+    @property
+    def hunk_count(self) -> int:
+        """Of a characterized record (ValueError for an error line)."""
+        return self._metrics().hunk_count
+
+    @property
+    def divergence(self) -> float:
+        """Div(P) of a characterized record (ValueError for an error line)."""
+        return self._metrics().divergence
+
+    @property
+    def lexical(self) -> float | None:
+        return self.metrics.lexical if self.metrics is not None else None
+
+    @property
+    def structural(self) -> float | None:
+        return self.metrics.structural if self.metrics is not None else None
+
+    @property
+    def file(self) -> float | None:
+        return self.metrics.file if self.metrics is not None else None
+
+    @property
+    def proximity(self) -> str | None:
+        return self.metrics.proximity if self.metrics is not None else None
 
     @property
     def label(self) -> str:
@@ -114,8 +153,7 @@ def parse_record(result: ResultRecord) -> Record:
             if bad
         ]
         return replace(common, error=f"record has no {' or '.join(missing)}")
-    return replace(
-        common,
+    metrics = Metrics(
         hunk_count=count,
         divergence=value,
         lexical=_finite(result.divergence.lexical),
@@ -123,6 +161,7 @@ def parse_record(result: ResultRecord) -> Record:
         file=_finite(result.divergence.file),
         proximity=result.proximity.label or None,
     )
+    return replace(common, metrics=metrics)
 
 
 def load_results(path: str | Path) -> Results:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO
 
 from ..errors import SourceError
 
@@ -110,7 +110,7 @@ class CatFile:
             self._proc = None
 
 
-def _split_stream(stream: BinaryIO, separator: bytes, chunk: int = 1 << 16) -> Iterator[bytes]:
+def _split_stream(stream: IO[bytes], separator: bytes, chunk: int = 1 << 16) -> Iterator[bytes]:
     buffer = b""
     while True:
         data = stream.read(chunk)
