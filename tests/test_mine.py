@@ -494,6 +494,24 @@ def test_count_hunks_leaves_whole_files_out_for_birch() -> None:
     assert count_hunks(diff, "birch") == 2
 
 
+def test_count_hunks_is_the_documents_hunk_count() -> None:
+    """A file emptied in place (git: modified, no `deleted file mode` line) has the
+    single hunk `@@ -1,2 +0,0 @@`, which the parser reads as the file deleted: birch
+    leaves it out of the document's hunk_count, and mine counts the same way."""
+    diff = (
+        b"diff --git a/A.java b/A.java\nindex 1111111..e69de29 100644\n--- a/A.java\n"
+        b"+++ b/A.java\n@@ -1,2 +0,0 @@\n-class A {\n-}\n"
+        b"diff --git a/B.java b/B.java\nindex 2222222..3333333 100644\n--- a/B.java\n"
+        b"+++ b/B.java\n@@ -1 +1 @@\n-class B {}\n+class B { }\n"
+        b"@@ -9 +9 @@\n-int x;\n+int y;\n"
+    )
+    assert count_hunks(diff) == 3
+    assert count_hunks(diff, "birch") == 2
+    for profile in ("default", "birch"):
+        document = hunkmetrics.characterize(diff, profile=profile).to_dict()
+        assert document["hunk_count"] == count_hunks(diff, profile)
+
+
 # --------------------------------------------------------------------------- runs
 
 
