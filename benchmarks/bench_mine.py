@@ -5,6 +5,8 @@ Measures, on a local mirror clone of the repository:
 
   walk-git        the commit walk alone through `git log` (what `mine` uses)
   walk-pydriller  the same walk through PyDriller's Repository.traverse_commits()
+                  (PyDriller is not a dependency of hunkmetrics any more: these two
+                  comparisons run only when it is installed)
   pydriller-diff  PyDriller's per-commit `modified_files` (+ diff) on a sample of the
                   commits that pass the message filter: the cost `mine` avoids
   scan            message filter + source files + hunk counts (scan_candidates), no
@@ -79,18 +81,33 @@ class WorkerSampler(threading.Thread):
         self.join()
 
 
+def walk_pydriller(repo: str) -> list:
+    """The walk `mine` once offered as `--walker pydriller`: the attributes that need no
+    diff, for every non-merge commit."""
+    from pydriller import Repository
+
+    from hunkmetrics.datasets.commits import CommitInfo
+
+    walk = Repository(str(Path(repo).resolve()), only_no_merge=True)
+    return [
+        CommitInfo(c.hash, tuple(c.parents), c.committer_date, c.author.name or "", c.msg)
+        for c in walk.traverse_commits()
+    ]
+
+
 def child(mode: str, repo: str, out: str, jobs: int) -> None:
-    from hunkmetrics import mining
+    from hunkmetrics.datasets import commits as history
+    from hunkmetrics.datasets import mine as mining
 
     options = mining.mine_options()
     result: dict = {"mode": mode}
     t0 = time.perf_counter()
     if mode == "walk-git":
-        commits = list(mining.walk_commits(repo))
+        commits = list(history.walk_commits(repo))
         result["commits"] = len(commits)
         result["matched"] = sum(1 for c in commits if c.parents and options.grep.search(c.message))
     elif mode == "walk-pydriller":
-        commits = list(mining.walk_commits_pydriller(repo))
+        commits = list(walk_pydriller(repo))
         result["commits"] = len(commits)
         result["matched"] = sum(1 for c in commits if c.parents and options.grep.search(c.message))
     elif mode == "pydriller-diff":
@@ -241,7 +258,7 @@ def run(args: argparse.Namespace, source: Path, jobs: list[int], work: Path) -> 
 
     results: dict[str, dict] = {}
     modes = ["walk-git", "scan"]
-    if not args.skip_pydriller:
+    if not args.skip_pydriller and version_of("pydriller") is not None:
         modes[1:1] = ["walk-pydriller", "pydriller-diff"]
     for mode in modes:
         results[mode] = run_child(mode, work, repo)

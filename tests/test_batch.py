@@ -22,10 +22,10 @@ from gitrepo import PATCHES, build_fixture_repo, git
 from typer.testing import CliRunner
 
 import hunkmetrics
-from hunkmetrics.batch import runner as batch_runner
-from hunkmetrics.batch.inputs import Defaults
-from hunkmetrics.batch.runner import Settings, run_batch, run_chunk
 from hunkmetrics.cli.app import app
+from hunkmetrics.datasets import batch as batch_runner
+from hunkmetrics.datasets.batch import Settings, run_batch, run_chunk
+from hunkmetrics.datasets.inputs import Defaults
 
 ROOT = Path(__file__).resolve().parents[1]
 cli = CliRunner()

@@ -143,7 +143,7 @@ def test_dask_worker_process_and_driver_process(gen, local_lines, tmp_path) -> N
 
 
 def test_unreachable_or_bad_scheduler_is_a_one_line_error(gen, tmp_path) -> None:
-    from hunkmetrics.batch.executors import DaskExecutor
+    from hunkmetrics.datasets.executors import DaskExecutor
 
     with pytest.raises(
         HunkmetricsError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"

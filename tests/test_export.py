@@ -12,10 +12,10 @@ import pytest
 from gitrepo import PATCHES, build_fixture_repo
 from typer.testing import CliRunner
 
-from hunkmetrics.batch.export import COLUMN_NAMES
-from hunkmetrics.batch.inputs import Defaults
-from hunkmetrics.batch.runner import run_batch
 from hunkmetrics.cli.app import app
+from hunkmetrics.datasets.batch import run_batch
+from hunkmetrics.datasets.export import COLUMN_NAMES
+from hunkmetrics.datasets.inputs import Defaults
 
 cli = CliRunner()
 EXPECTED_COLUMNS = [
@@ -251,3 +251,88 @@ def test_export_errors_exit_2(results, tmp_path, monkeypatch) -> None:
     assert "pip install 'hunkmetrics[parquet]'" in no_arrow.stderr
     assert len(no_arrow.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "t.pq").exists()
+
+
+# --------------------------------------------------------------------------- the typed reader
+
+
+def test_read_results_types_every_field_export_and_report_use(tmp_path: Path) -> None:
+    from hunkmetrics.datasets.records import CommitMeta, read_results
+
+    good = {
+        "id": "c0ffee",
+        "commit": "c0ffee",
+        "parent": "beef",
+        "summary": "Fix the frobnicator",
+        "date": "2024-01-09T12:00:00+00:00",
+        "author": "Ada",
+        "error": None,
+        "patch": "p.diff",
+        "profile": "birch",
+        "hunk_count": 3,
+        "divergence": {
+            "value": 0.5,
+            "means": {"lexical": 0.25, "structural": 1, "file": None},
+            "excluded_hunks": [4, 5],
+        },
+        "proximity": {
+            "class": "Orbit",
+            "files": 2,
+            "packages": 1,
+            "classes": 2,
+            "methods": 3,
+            "shared_package_depth": 4,
+            "located_by": "tree-sitter",
+            "unplaced_hunks": [],
+        },
+        "source": {"description": "git revision beef", "side": "pre"},
+        "warnings": ["w1", "w2", "w3"],
+        "config": {"profile": "birch", "cutoff": 3, "distributed_weight": 2, "fingerprint": "f"},
+        "tool": {"version": "9.9"},
+    }
+    odd = {
+        "id": 7,  # ids are read as text
+        "error": 5,  # a non-string error is still an error, given as its text
+        "hunk_count": True,  # a bool is not a count
+        "divergence": {"value": "0.5"},  # nor is a string a number
+        "proximity": "Orbit",  # not an object: nothing in it
+        "config": {"reverse": "yes", "hunking": "as-given"},
+    }
+    lines = [json.dumps(good), json.dumps(odd), '{"id": "torn"']
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    read = read_results(path)
+    assert read.unreadable == (3,) and read.duplicates == 0
+    first, second = read.records
+    assert first.ok and first.id == "c0ffee" and first.patch == "p.diff"
+    assert first.profile == "birch" and first.hunk_count == 3
+    assert first.divergence.value == 0.5 and first.divergence.lexical == 0.25
+    assert first.divergence.structural == 1.0 and isinstance(first.divergence.structural, float)
+    assert first.divergence.file is None and first.divergence.excluded_hunks == 2
+    assert first.proximity.label == "Orbit" and first.proximity.files == 2
+    assert (first.proximity.packages, first.proximity.classes, first.proximity.methods) == (1, 2, 3)
+    assert first.proximity.shared_package_depth == 4 and first.proximity.unplaced_hunks == 0
+    assert first.proximity.located_by == "tree-sitter"
+    assert (first.source, first.source_side, first.warnings) == ("git revision beef", "pre", 3)
+    assert first.config.profile == "birch" and first.config.cutoff == 3
+    assert first.config.distributed_weight == 2.0 and first.config.fingerprint == "f"
+    assert dict(first.config.settings) == {"profile": "birch", "cutoff": 3, "distributed_weight": 2}
+    assert first.tool_version == "9.9"
+    assert first.commit == CommitMeta(
+        "c0ffee", "beef", "Fix the frobnicator", "2024-01-09T12:00:00+00:00", "Ada"
+    )
+    assert second.id == "7" and second.error == "5" and not second.ok
+    assert second.hunk_count is None and second.divergence.value is None
+    assert second.proximity.label is None and second.commit is None
+    assert second.config.reverse is None and second.config.hunking == "as-given"
+
+
+def test_a_non_string_error_is_an_error_row(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"id": "a", "error": 5}\n{"id": "b", "error": null}\n')
+    out = tmp_path / "t.csv"
+    result = cli.invoke(app, ["export", str(path), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(out.open()))
+    assert [(r["id"], r["error"]) for r in rows] == [("a", "5"), ("b", "")]
+    assert "(1 with an error)" in result.stderr

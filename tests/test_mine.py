@@ -25,17 +25,18 @@ import pytest
 from typer.testing import CliRunner
 
 import hunkmetrics
-from hunkmetrics import mining
 from hunkmetrics.cli.app import app
-from hunkmetrics.errors import HunkmetricsError
-from hunkmetrics.mining import (
+from hunkmetrics.datasets import commits
+from hunkmetrics.datasets import mine as mining
+from hunkmetrics.datasets.commits import walk_commits
+from hunkmetrics.datasets.mine import (
     MineStats,
     count_hunks,
     mine,
     mine_options,
     scan_candidates,
-    walk_commits,
 )
+from hunkmetrics.errors import HunkmetricsError
 
 META = ("id", "commit", "parent", "summary", "date", "author", "error")
 CALC = "src/main/java/com/acme/Calc.java"
@@ -383,7 +384,7 @@ def test_batched_diffs_equal_one_git_diff_per_commit(history) -> None:
     repo, ids = history["repo"], history["ids"]
     c1, c5, c8 = ids["C1"], ids["C5"], ids["C8"]
     parents = {c1: ids["C0"], c5: ids["C3"], c8: ids["C7"]}
-    changed = mining.changed_files(repo, [c1, c5, c8])
+    changed = commits.changed_files(repo, [c1, c5, c8])
     assert {p for ch in changed[c8] for p in ch.paths} == {CALC, UTIL, CALC_TEST}
 
     def git_diff(commit: str, paths: list[str]) -> bytes:
@@ -391,12 +392,12 @@ def test_batched_diffs_equal_one_git_diff_per_commit(history) -> None:
 
     # C1 and C8 go through one diff-tree limited to {Calc, fmt, Util}.
     selected = {c1: [CALC, FMT], c8: [CALC, UTIL]}
-    diffs = mining.source_diffs(repo, selected, changed, parents)
+    diffs = commits.source_diffs(repo, selected, changed, parents)
     assert diffs == {c: git_diff(c, paths) for c, paths in selected.items()}
     # With CalcTest.java in the union (selected for C5), C8 would pick it up: C8 is
     # diffed on its own, with its own paths.
     selected = {c5: [CALC_TEST], c8: [CALC, UTIL]}
-    diffs = mining.source_diffs(repo, selected, changed, parents)
+    diffs = commits.source_diffs(repo, selected, changed, parents)
     assert diffs == {c: git_diff(c, paths) for c, paths in selected.items()}
     assert b"CalcTest" not in diffs[c8]
 
@@ -412,19 +413,14 @@ def test_walk_skips_merges_and_reads_dates(history) -> None:
     assert walked[-1].date.isoformat() == "2024-01-09T12:00:00+00:00"
 
 
-def test_pydriller_walk_sees_the_same_commits(history, tmp_path: Path) -> None:
-    pytest.importorskip("pydriller")
-    # PyDriller writes to the repository's config: walk a copy.
+def test_scan_works_on_a_bare_mirror(history, tmp_path: Path) -> None:
     copy = tmp_path / "copy"
     subprocess.run(
         ["git", "clone", "--quiet", "--mirror", str(history["repo"]), str(copy)],
         check=True,
         capture_output=True,
     )
-    git_walk = [(c.hash, c.parents, c.date, c.summary) for c in walk_commits(copy)]
-    pd_walk = [(c.hash, c.parents, c.date, c.summary) for c in mining.walk_commits_pydriller(copy)]
-    assert pd_walk == git_walk
-    found = [c.commit.hash for c in scan_candidates(copy, walker="pydriller")]
+    found = [c.commit.hash for c in scan_candidates(copy)]
     assert found == [history["ids"][n] for n in ("C1", "C4", "C8")]
 
 
@@ -496,6 +492,24 @@ def test_count_hunks_leaves_whole_files_out_for_birch() -> None:
     )
     assert count_hunks(diff) == 3
     assert count_hunks(diff, "birch") == 2
+
+
+def test_count_hunks_is_the_documents_hunk_count() -> None:
+    """A file emptied in place (git: modified, no `deleted file mode` line) has the
+    single hunk `@@ -1,2 +0,0 @@`, which the parser reads as the file deleted: birch
+    leaves it out of the document's hunk_count, and mine counts the same way."""
+    diff = (
+        b"diff --git a/A.java b/A.java\nindex 1111111..e69de29 100644\n--- a/A.java\n"
+        b"+++ b/A.java\n@@ -1,2 +0,0 @@\n-class A {\n-}\n"
+        b"diff --git a/B.java b/B.java\nindex 2222222..3333333 100644\n--- a/B.java\n"
+        b"+++ b/B.java\n@@ -1 +1 @@\n-class B {}\n+class B { }\n"
+        b"@@ -9 +9 @@\n-int x;\n+int y;\n"
+    )
+    assert count_hunks(diff) == 3
+    assert count_hunks(diff, "birch") == 2
+    for profile in ("default", "birch"):
+        document = hunkmetrics.characterize(diff, profile=profile).to_dict()
+        assert document["hunk_count"] == count_hunks(diff, profile)
 
 
 # --------------------------------------------------------------------------- runs

@@ -188,3 +188,33 @@ def test_blob_names_of_sha256_repositories_match(tmp_path: Path) -> None:
     assert blob_matches(b"hello\n", sha256[:12])
     assert blob_matches(b"hello\n", "ce01362")  # the SHA-1 name's abbreviation
     assert not blob_matches(b"hello!\n", "ce01362")
+
+
+# --------------------------------------------------------------------------- sources.git
+
+
+def test_git_module_resolves_reads_and_streams(repo, tmp_path: Path) -> None:
+    from hunkmetrics.sources import git as gitmod
+
+    root, _ = repo
+    post = git(root, "rev-parse", "post").strip()
+    assert gitmod.resolve_commit(root, "post") == post
+    assert gitmod.resolve_commit(root, "no-such-rev") is None
+    assert gitmod.is_repository(root) and not gitmod.is_repository(tmp_path)
+    with pytest.raises(SourceError, match="not a git repository"):
+        gitmod.resolve_commit(tmp_path, "HEAD")
+    objects = gitmod.CatFile(root)
+    try:
+        assert objects.read(f"{post}:src/Calc.java") == (b"blob", POST["src/Calc.java"])
+        tree = objects.read(f"{post}:src")
+        assert tree is not None and tree[0] == b"tree"
+        assert objects.read(f"{post}:no/such/file") is None
+    finally:
+        objects.close()
+    # Two commits, newest first, each one record of a NUL-separated stream.
+    subjects = list(gitmod.stream(root, "log", "-z", "--format=%s"))
+    assert subjects == [b"post", b"pre"]
+    with pytest.raises(SourceError, match="^git log failed in .*: "):
+        list(gitmod.stream(root, "log", "no-such-rev", "--"))
+    with pytest.raises(SourceError, match="^git rev-parse failed in "):
+        gitmod.output(root, "rev-parse", "--verify", "no-such-rev")

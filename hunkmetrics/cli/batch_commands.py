@@ -208,8 +208,8 @@ def batch(
 
       hunkmetrics batch data.csv -o results.jsonl --executor dask --scheduler tcp://host:8786
     """
-    from ..batch.inputs import Defaults
-    from ..batch.runner import Settings, run_batch
+    from ..datasets.batch import Settings, run_batch
+    from ..datasets.inputs import Defaults
 
     def run() -> None:
         if scheduler is not None and executor is not ExecutorKind.dask:
@@ -286,7 +286,7 @@ def export(
 
       hunkmetrics export results.jsonl --format parquet --out results.parquet
     """
-    from ..batch.export import export as export_table
+    from ..datasets.export import export as export_table
 
     def run() -> None:
         summary = export_table(results, out, format.value if format else None)

@@ -10,8 +10,8 @@ import typer
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from ..mining import DEFAULT_GREP, MineStats, mine_options
-from ..mining import mine as mine_repository
+from ..datasets.mine import DEFAULT_GREP, MineStats, mine_options
+from ..datasets.mine import mine as mine_repository
 from .app import app, guarded
 from .options import Profile, ProfileOpt
 
@@ -142,16 +142,6 @@ def mine(
             rich_help_panel=_RUN,
         ),
     ] = False,
-    walker: Annotated[
-        str,
-        typer.Option(
-            "--walker",
-            help="How commits are walked: 'git' (one `git log`, the default) or "
-            "'pydriller' (PyDriller's Repository; needs the mine extra, and PyDriller 2.x "
-            "writes blame.markUnblamableLines into the repository's config).",
-            rich_help_panel=_RUN,
-        ),
-    ] = "git",
 ) -> None:
     """Mine a git history for multi-hunk bug fixes and characterize each one.
 
@@ -201,7 +191,6 @@ def mine(
                 options,
                 jobs=jobs,
                 resume=resume,
-                walker=walker,
                 on_progress=(lambda s: progress.update(task, description=_describe(s)))
                 if progress is not None
                 else None,

@@ -9,11 +9,11 @@ from __future__ import annotations
 import csv
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..batch.output import read_records
+from ..datasets.records import ResultRecord, read_results
 from ..errors import HunkmetricsError
 
 PROXIMITY_CLASSES = ("Nucleus", "Cluster", "Orbit", "Sprawl", "Fragment")
@@ -26,17 +26,25 @@ OPTIONAL_OUTCOME_COLUMNS = ("localized",)
 
 
 @dataclass(frozen=True)
-class Record:
-    """One line of results.jsonl, reduced to what the report uses."""
+class Metrics:
+    """What the report shows of a characterized line (finite numbers only)."""
 
-    id: str
-    error: str | None
-    hunk_count: int | None = None
-    divergence: float | None = None
+    hunk_count: int
+    divergence: float
     lexical: float | None = None
     structural: float | None = None
     file: float | None = None
     proximity: str | None = None  # None: no class (fewer than two hunks)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One line of results.jsonl, reduced to what the report uses: `metrics` exactly
+    when it has no error."""
+
+    id: str
+    error: str | None
+    metrics: Metrics | None = None
     profile: str | None = None
     fingerprint: str | None = None
     config: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
@@ -45,6 +53,37 @@ class Record:
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    def _metrics(self) -> Metrics:
+        if self.metrics is None:
+            raise ValueError(f"{self.id} was not characterized: {self.error}")
+        return self.metrics
+
+    @property
+    def hunk_count(self) -> int:
+        """Of a characterized record (ValueError for an error line)."""
+        return self._metrics().hunk_count
+
+    @property
+    def divergence(self) -> float:
+        """Div(P) of a characterized record (ValueError for an error line)."""
+        return self._metrics().divergence
+
+    @property
+    def lexical(self) -> float | None:
+        return self.metrics.lexical if self.metrics is not None else None
+
+    @property
+    def structural(self) -> float | None:
+        return self.metrics.structural if self.metrics is not None else None
+
+    @property
+    def file(self) -> float | None:
+        return self.metrics.file if self.metrics is not None else None
+
+    @property
+    def proximity(self) -> str | None:
+        return self.metrics.proximity if self.metrics is not None else None
 
     @property
     def label(self) -> str:
@@ -88,63 +127,49 @@ class Results:
         return Counter(r.version or "unknown" for r in self.ok)
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    value = float(value)
-    return value if math.isfinite(value) else None
+def _finite(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
 
 
-def parse_record(raw: dict[str, Any]) -> Record:
-    """A results line as a Record. A line without an error but without the metrics the
-    report needs becomes an errored record that says what is missing."""
-    rid = str(raw["id"])
-    error = raw.get("error")
-    config = raw.get("config") if isinstance(raw.get("config"), dict) else {}
-    tool = raw.get("tool") if isinstance(raw.get("tool"), dict) else {}
-    common = {
-        "profile": raw.get("profile") or config.get("profile"),
-        "fingerprint": config.get("fingerprint"),
-        "config": {k: v for k, v in config.items() if k != "fingerprint"},
-        "version": tool.get("version"),
-    }
-    if error is not None:
-        return Record(rid, str(error) or "error (no message)", **common)
-    div = raw.get("divergence") if isinstance(raw.get("divergence"), dict) else {}
-    means = div.get("means") if isinstance(div.get("means"), dict) else {}
-    prox = raw.get("proximity") if isinstance(raw.get("proximity"), dict) else {}
-    value = _number(div.get("value"))
-    count = raw.get("hunk_count")
-    if value is None or isinstance(count, bool) or not isinstance(count, int):
+def parse_record(result: ResultRecord) -> Record:
+    """A results line as the report's Record. A line without an error but without the
+    metrics the report needs becomes an errored record that says what is missing."""
+    common = Record(
+        result.id,
+        None,
+        profile=result.profile or result.config.profile,
+        fingerprint=result.config.fingerprint,
+        config=dict(result.config.settings),
+        version=result.tool_version,
+    )
+    if result.error is not None:
+        return replace(common, error=result.error or "error (no message)")
+    value = _finite(result.divergence.value)
+    count = result.hunk_count
+    if value is None or count is None:
         missing = [
             name
-            for name, bad in (
-                ("divergence.value", value is None),
-                ("hunk_count", not isinstance(count, int)),
-            )
+            for name, bad in (("divergence.value", value is None), ("hunk_count", count is None))
             if bad
         ]
-        return Record(rid, f"record has no {' or '.join(missing)}", **common)
-    label = prox.get("class")
-    return Record(
-        rid,
-        None,
+        return replace(common, error=f"record has no {' or '.join(missing)}")
+    metrics = Metrics(
         hunk_count=count,
         divergence=value,
-        lexical=_number(means.get("lexical")),
-        structural=_number(means.get("structural")),
-        file=_number(means.get("file")),
-        proximity=str(label) if label else None,
-        **common,
+        lexical=_finite(result.divergence.lexical),
+        structural=_finite(result.divergence.structural),
+        file=_finite(result.divergence.file),
+        proximity=result.proximity.label or None,
     )
+    return replace(common, metrics=metrics)
 
 
 def load_results(path: str | Path) -> Results:
     """Read results.jsonl. A missing file is an input error; lines that are not a JSON
     object with an "id" (a torn tail of a killed run, stray output) are counted."""
-    read = read_records(path, "results file")
-    records = [parse_record(raw) for raw in read.records.values()]
-    return Results(str(path), records, read.unreadable, read.duplicates)
+    read = read_results(path, "results file")
+    records = [parse_record(result) for result in read.records]
+    return Results(str(path), records, list(read.unreadable), read.duplicates)
 
 
 @dataclass(frozen=True)

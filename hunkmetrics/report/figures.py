@@ -14,19 +14,26 @@ import statistics
 import textwrap
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import HunkmetricsError
 
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 try:
     import matplotlib
+    from matplotlib.axes import Axes
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.patches import Patch
-    from matplotlib.ticker import NullFormatter
+    from matplotlib.ticker import MaxNLocator, NullFormatter
 except ImportError:  # the `report` extra is not installed
-    matplotlib = None
+    HAVE_MATPLOTLIB = False
+else:
+    HAVE_MATPLOTLIB = True
 
 from .data import NO_CLASS, Record, Trial, class_order
 from .stats import PREDICTORS, auc, predictor_scores, roc_points
@@ -56,7 +63,7 @@ WIDTH = 8.0  # inches; 576 pt in the SVG
 LOG_TICKS = (1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
 MAX_DOTS = 500  # dots drawn over one box at most (a random sample beyond)
 
-STYLE = {
+STYLE: dict[RcKeyType, object] = {
     "font.size": 10,
     "axes.titlesize": 11,
     "axes.labelsize": 10,
@@ -72,7 +79,7 @@ STYLE = {
 
 
 def require_matplotlib() -> None:
-    if matplotlib is None:
+    if not HAVE_MATPLOTLIB:
         raise HunkmetricsError("the report needs matplotlib: pip install 'hunkmetrics[report]'")
 
 
@@ -88,7 +95,7 @@ def agent_color(index: int) -> str:
 
 
 @contextmanager
-def _figure(name: str, height: float, ncols: int = 1) -> Iterator[tuple[Figure, list]]:
+def _figure(name: str, height: float, ncols: int = 1) -> Iterator[tuple[Figure, list[Axes]]]:
     require_matplotlib()
     # A fixed hashsalt keeps the SVG ids, and so the page, the same from run to run.
     with matplotlib.rc_context({**STYLE, "svg.hashsalt": name}):
@@ -223,7 +230,9 @@ def divergence_vs_hunks(records: Sequence[Record]) -> str:
             )
             ax.xaxis.set_minor_formatter(NullFormatter())
         else:
-            ax.xaxis.get_major_locator().set_params(integer=True)
+            locator = ax.xaxis.get_major_locator()
+        if isinstance(locator, MaxNLocator):  # the default one (AutoLocator) is
+            locator.set_params(integer=True)
         ax.set_xlabel("hunks in the patch (n)" + (", log scale" if log_x else ""))
         ax.set_ylabel("Div(P)")
         ax.set_ylim(bottom=-0.05)
@@ -232,7 +241,7 @@ def divergence_vs_hunks(records: Sequence[Record]) -> str:
 
 
 def _box(
-    ax,
+    ax: Axes,
     groups: Sequence[Sequence[float]],
     positions: Sequence[float],
     colors: Sequence[str],

@@ -9,7 +9,7 @@ from html import escape
 
 from .. import __version__
 from . import figures
-from .data import Joined, Outcomes, Results, join
+from .data import Joined, Outcomes, Results, Trial, join
 from .stats import ALL, MIN_GROUP, AgentRow, agent_rows, auc_rows, class_rows
 
 MAX_ERROR_ROWS = 200
@@ -419,7 +419,9 @@ def outcomes_section(page: Page, results: Results, outcomes: Outcomes) -> None:
     page.section("prediction", "Predicting failure", _prediction(page, joined, active, trials))
 
 
-def _prediction(page: Page, joined: Joined, active: list[str], trials: dict) -> str:
+def _prediction(
+    page: Page, joined: Joined, active: list[str], trials: dict[str, list[Trial]]
+) -> str:
     rows = auc_rows(joined)
     body = [
         '<p class="caption">ROC AUC of each value as a predictor that the agent does '

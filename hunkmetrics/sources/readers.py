@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import contextlib
-import subprocess
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
 from ..errors import SourceError
+from . import git
 
 
 class FileReader(Protocol):
@@ -63,64 +63,28 @@ class GitRevisionReader:
         if not self.repo.exists():
             raise SourceError(f"{repo}: no such repository")
         self.rev = rev
-        commit = self._git(
-            "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"
-        )
+        commit = git.resolve_commit(self.repo, rev)
         if commit is None:
             raise SourceError(f"revision {rev!r} does not exist in {repo}")
-        self.commit = commit.strip()
+        self.commit = commit
         self.description = f"git revision {rev} ({self.commit[:12]}) of {self.repo}"
-        self._proc: subprocess.Popen[bytes] | None = None
+        self._objects = git.CatFile(self.repo)
         self._paths: set[str] | None = None
 
-    def _git(self, *args: str) -> str | None:
-        try:
-            done = subprocess.run(
-                ["git", "-C", str(self.repo), *args], capture_output=True, check=False
-            )
-        except FileNotFoundError:
-            raise SourceError("git is not installed or not on PATH") from None
-        if done.returncode != 0:
-            if b"not a git repository" in done.stderr:
-                raise SourceError(f"{self.repo}: not a git repository")
-            return None
-        return done.stdout.decode("utf-8", "replace")
-
-    def _batch(self) -> subprocess.Popen[bytes]:
-        if self._proc is None:
-            self._proc = subprocess.Popen(
-                ["git", "-C", str(self.repo), "cat-file", "--batch"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-        return self._proc
-
     def read(self, path: str) -> bytes | None:
-        proc = self._batch()
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(f"{self.commit}:{_safe(path)}\n".encode())
-        proc.stdin.flush()
-        header = proc.stdout.readline().split()
-        if len(header) != 3:  # "<spec> missing" or "ambiguous"
+        found = self._objects.read(f"{self.commit}:{_safe(path)}")
+        if found is None:
             return None
-        _sha, kind, size = header
-        data = proc.stdout.read(int(size))
-        proc.stdout.read(1)  # the newline after the object
+        kind, data = found
         return data if kind == b"blob" else None
 
     def exists(self, path: str) -> bool:
         if self._paths is None:
-            listing = self._git("ls-tree", "-r", "-t", "--name-only", "-z", self.commit) or ""
-            self._paths = set(listing.split("\0"))
+            self._paths = git.tree_paths(self.repo, self.commit)
         return path in self._paths
 
     def close(self) -> None:
-        if self._proc is not None:
-            if self._proc.stdin:
-                self._proc.stdin.close()
-            self._proc.wait(timeout=10)
-            self._proc = None
+        self._objects.close()
 
     def __del__(self) -> None:  # a forgotten reader must not leave a zombie
         with contextlib.suppress(Exception):

@@ -33,7 +33,7 @@ from ..sources.resolve import resolve_sources
 from ..workspace import Workspace
 from .executors import Executor, make_executor, one_line
 from .inputs import BatchInput, Defaults, Item, open_input
-from .output import JsonlWriter
+from .records import JsonlWriter
 from .scheduler import run_tasks
 
 SCHEMA = "hunkmetrics/characterize/v1"
@@ -429,8 +429,11 @@ def _run_locked(
         if todo_count == 0:
             return summary
         owned = isinstance(executor, str)
-        pool = make_executor(executor, jobs=jobs, scheduler=scheduler) if owned else executor
-        assert isinstance(pool, Executor)
+        pool = (
+            make_executor(executor, jobs=jobs, scheduler=scheduler)
+            if isinstance(executor, str)
+            else executor
+        )
         interrupted = False
         try:
             size = chunk_size or auto_chunk_size(todo_count, pool.slots)

@@ -11,82 +11,56 @@ import csv
 import io
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TextIO
 
 from ..errors import HunkmetricsError
-from .output import RecordFile, read_records
+from .records import ResultRecord, ResultsFile, read_results
 
 FORMATS = ("csv", "parquet")
 
 
-def _get(record: dict[str, Any], *keys: str) -> Any:
-    value: Any = record
-    for key in keys:
-        if not isinstance(value, dict):
-            return None
-        value = value.get(key)
-    return value
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _float(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _bool(value: Any) -> bool | None:
-    return value if isinstance(value, bool) else None
-
-
-def _count(value: Any) -> int | None:
-    return len(value) if isinstance(value, list) else None
-
+Getter = Callable[[ResultRecord], str | int | float | bool | None]
 
 # (column, type for Parquet, how to get it from a record). Keep in step with docs/batch.md.
-COLUMNS: list[tuple[str, str, Callable[[dict[str, Any]], Any]]] = [
-    ("id", "string", lambda r: str(r["id"])),
-    ("error", "string", lambda r: _str(r.get("error"))),
-    ("patch", "string", lambda r: _str(r.get("patch"))),
-    ("hunk_count", "int64", lambda r: _int(r.get("hunk_count"))),
-    ("divergence", "float64", lambda r: _float(_get(r, "divergence", "value"))),
-    ("lexical_mean", "float64", lambda r: _float(_get(r, "divergence", "means", "lexical"))),
-    ("structural_mean", "float64", lambda r: _float(_get(r, "divergence", "means", "structural"))),
-    ("file_mean", "float64", lambda r: _float(_get(r, "divergence", "means", "file"))),
-    ("proximity", "string", lambda r: _str(_get(r, "proximity", "class"))),
-    ("files", "int64", lambda r: _int(_get(r, "proximity", "files"))),
-    ("packages", "int64", lambda r: _int(_get(r, "proximity", "packages"))),
-    ("classes", "int64", lambda r: _int(_get(r, "proximity", "classes"))),
-    ("methods", "int64", lambda r: _int(_get(r, "proximity", "methods"))),
-    ("shared_package_depth", "int64", lambda r: _int(_get(r, "proximity", "shared_package_depth"))),
-    ("located_by", "string", lambda r: _str(_get(r, "proximity", "located_by"))),
-    ("unplaced_hunks", "int64", lambda r: _count(_get(r, "proximity", "unplaced_hunks"))),
-    ("excluded_hunks", "int64", lambda r: _count(_get(r, "divergence", "excluded_hunks"))),
-    ("source", "string", lambda r: _str(_get(r, "source", "description"))),
-    ("source_side", "string", lambda r: _str(_get(r, "source", "side"))),
-    ("warnings", "int64", lambda r: _count(r.get("warnings"))),
-    ("profile", "string", lambda r: _str(r.get("profile"))),
-    ("cutoff", "int64", lambda r: _int(_get(r, "config", "cutoff"))),
-    ("distributed_weight", "float64", lambda r: _float(_get(r, "config", "distributed_weight"))),
-    ("hunking", "string", lambda r: _str(_get(r, "config", "hunking"))),
-    ("reverse", "bool", lambda r: _bool(_get(r, "config", "reverse"))),
-    ("tool_version", "string", lambda r: _str(_get(r, "tool", "version"))),
-    ("config_fingerprint", "string", lambda r: _str(_get(r, "config", "fingerprint"))),
+COLUMNS: list[tuple[str, str, Getter]] = [
+    ("id", "string", lambda r: r.id),
+    ("error", "string", lambda r: r.error),
+    ("patch", "string", lambda r: r.patch),
+    ("hunk_count", "int64", lambda r: r.hunk_count),
+    ("divergence", "float64", lambda r: r.divergence.value),
+    ("lexical_mean", "float64", lambda r: r.divergence.lexical),
+    ("structural_mean", "float64", lambda r: r.divergence.structural),
+    ("file_mean", "float64", lambda r: r.divergence.file),
+    ("proximity", "string", lambda r: r.proximity.label),
+    ("files", "int64", lambda r: r.proximity.files),
+    ("packages", "int64", lambda r: r.proximity.packages),
+    ("classes", "int64", lambda r: r.proximity.classes),
+    ("methods", "int64", lambda r: r.proximity.methods),
+    ("shared_package_depth", "int64", lambda r: r.proximity.shared_package_depth),
+    ("located_by", "string", lambda r: r.proximity.located_by),
+    ("unplaced_hunks", "int64", lambda r: r.proximity.unplaced_hunks),
+    ("excluded_hunks", "int64", lambda r: r.divergence.excluded_hunks),
+    ("source", "string", lambda r: r.source),
+    ("source_side", "string", lambda r: r.source_side),
+    ("warnings", "int64", lambda r: r.warnings),
+    ("profile", "string", lambda r: r.profile),
+    ("cutoff", "int64", lambda r: r.config.cutoff),
+    ("distributed_weight", "float64", lambda r: r.config.distributed_weight),
+    ("hunking", "string", lambda r: r.config.hunking),
+    ("reverse", "bool", lambda r: r.config.reverse),
+    ("tool_version", "string", lambda r: r.tool_version),
+    ("config_fingerprint", "string", lambda r: r.config.fingerprint),
 ]
 COLUMN_NAMES = [name for name, _, _ in COLUMNS]
 
+Row = dict[str, str | int | float | bool | None]
 
-def read_warnings(read: RecordFile) -> list[str]:
+
+def read_warnings(read: ResultsFile) -> list[str]:
+    """What was skipped while reading the results, one sentence each."""
     out = []
     if read.unreadable:
         out.append(f"skipped {len(read.unreadable)} torn or invalid line(s)")
@@ -95,11 +69,12 @@ def read_warnings(read: RecordFile) -> list[str]:
     return out
 
 
-def rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def rows(records: Iterable[ResultRecord]) -> list[Row]:
+    """One row per record, the columns of COLUMNS."""
     return [{name: get(record) for name, _, get in COLUMNS} for record in records]
 
 
-def _csv_cell(value: Any) -> Any:
+def _csv_cell(value: str | int | float | bool | None) -> str | int | float:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -118,7 +93,7 @@ def _replace_atomically(out: Path, write: Callable[[Path], None]) -> None:
             temporary.unlink()
 
 
-def write_csv(table: list[dict[str, Any]], out: Path | None) -> None:
+def write_csv(table: list[Row], out: Path | None) -> None:
     """To `out`, or to standard output when `out` is None."""
 
     def write(target: Path) -> None:
@@ -135,17 +110,17 @@ def write_csv(table: list[dict[str, Any]], out: Path | None) -> None:
         _replace_atomically(out, write)
 
 
-def _write_csv_to(table: list[dict[str, Any]], handle: Any) -> None:
+def _write_csv_to(table: list[Row], handle: TextIO) -> None:
     writer = csv.writer(handle, lineterminator="\n")
     writer.writerow(COLUMN_NAMES)
     for row in table:
         writer.writerow([_csv_cell(row[name]) for name in COLUMN_NAMES])
 
 
-def write_parquet(table: list[dict[str, Any]], out: Path) -> None:
+def write_parquet(table: list[Row], out: Path) -> None:
     try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+        import pyarrow as pa  # type: ignore[import-untyped]
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]
     except ImportError:
         raise HunkmetricsError(
             "--format parquet needs pyarrow: pip install "
@@ -181,8 +156,8 @@ def export(results: str | Path, out: str | Path | None, format: str | None = Non
         raise HunkmetricsError(f"unknown export format {format!r} (use csv or parquet)")
     if target is not None and Path(results).resolve() == target.resolve():
         raise HunkmetricsError(f"{target}: --out would overwrite the results it exports")
-    read = read_records(results)
-    table = rows([read.records[key] for key in sorted(read.records)])
+    read = read_results(results)
+    table = rows(sorted(read.records, key=lambda r: r.id))
     if format == "parquet":
         if target is None:
             raise HunkmetricsError("--format parquet needs --out FILE (not standard output)")

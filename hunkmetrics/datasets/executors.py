@@ -1,6 +1,6 @@
 """Where a batch's tasks run: local worker processes, or an existing Dask cluster.
 
-Both executors offer the same three calls to the driver (`runner.run_batch`): `submit`
+Both executors offer the same three calls to the driver (`batch.run_batch`): `submit`
 a task, wait for `some_done` of the tasks in flight, and `recover` after a task failed
 for a reason outside the task itself (a worker that died). The driver alone decides what
 to submit and when, and writes every result; executors hold no queue of their own.
@@ -86,7 +86,7 @@ class LocalExecutor(Executor):
             max_workers=self.slots, mp_context=self._context, initializer=_ignore_sigint
         )
 
-    def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future:
+    def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future[Any]:
         future = self._pool.submit(fn, *args)
         self._born[future] = self._generation
         return future
@@ -125,8 +125,8 @@ class InlineExecutor(Executor):
 
     name = "inline"
 
-    def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future:
-        future: cf.Future = cf.Future()
+    def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future[Any]:
+        future: cf.Future[Any] = cf.Future()
         try:
             future.set_result(fn(*args))
         except Exception as exc:
@@ -188,11 +188,11 @@ class DaskExecutor(Executor):
             ) from None
         self._check_workers()
         self.slots = max(1, sum(self.client.nthreads().values()))
-        self._completed = distributed.as_completed(loop=self.client.loop)
+        self._completed: Any = distributed.as_completed(loop=self.client.loop)  # type: ignore[no-untyped-call]
 
     def _connect(self, address: str, timeout: float) -> Any:
         try:  # a bad address fails here, before a half-made Client complains at exit
-            from distributed.comm import get_address_host_port, parse_address
+            from distributed.comm.addressing import get_address_host_port, parse_address
             from distributed.comm.registry import get_backend
 
             scheme, _ = parse_address(address)
@@ -205,7 +205,9 @@ class DaskExecutor(Executor):
                 f"({one_line(exc)}); e.g. tcp://host:8786"
             ) from None
         try:
-            return self._distributed.Client(address, timeout=timeout, set_as_default=False)
+            return self._distributed.Client(  # type: ignore[no-untyped-call]
+                address, timeout=timeout, set_as_default=False
+            )
         except Exception as exc:
             detail = one_line(exc) or type(exc).__name__
             raise HunkmetricsError(

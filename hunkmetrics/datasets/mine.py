@@ -12,57 +12,60 @@ The pipeline (docs/mine.md explains the choices and gives the figures):
    it is not a test file.
 4. **Count hunks**: one `git diff-tree --stdin -p` per batch, limited to the batch's
    source paths, gives each commit's source diff (the bytes
-   `git diff <parent> <commit> -- <source paths>` prints). Its `@@` headers are counted
-   and commits outside `[min_hunks, max_hunks]` are dropped.
+   `git diff <parent> <commit> -- <source paths>` prints). It is parsed, its hunks are
+   counted by the profile's rule (`counted_hunks`, as the characterize document's
+   `hunk_count`) and commits outside `[min_hunks, max_hunks]` are dropped.
 5. **Characterize** each candidate against its parent (the exact pre-image):
    `open_workspace(diff, repo=repo, rev=parent)` then `characterize_workspace`, in
    worker processes when `jobs > 1`. The driver writes every record through
    `JsonlWriter`.
 
-The library needs no PyDriller: `walker="pydriller"` walks with PyDriller instead of
-`git log` (same commits; slower, and PyDriller writes to the repository's config).
+Steps 1, 3 and 4 run git through `commits` (and so `sources.git`); this module decides
+what counts.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import signal
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from datetime import time as dtime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
-from .api import characterize_workspace
-from .batch.executors import LocalExecutor
-from .batch.output import JsonlWriter
-from .batch.scheduler import run_tasks
-from .errors import HunkmetricsError, error_line
-from .lang.languages import all_rules, rules_for_path
-from .metrics.localization import is_test_file
-from .workspace import open_workspace
+from ..api import characterize_workspace
+from ..errors import HunkmetricsError, PatchError, error_line
+from ..lang.languages import all_rules, rules_for_path
+from ..metrics.divergence import counted_hunks
+from ..metrics.localization import is_test_file
+from ..patch.model import Patch
+from ..patch.parse import parse_patch
+from ..workspace import open_workspace
+from .commits import (
+    Change,
+    CommitInfo,
+    changed_files,
+    check_repository,
+    pathspec_bytes,
+    resolve_ref,
+    source_diffs,
+    walk_commits,
+)
+from .executors import LocalExecutor
+from .records import JsonlWriter
+from .scheduler import run_tasks
 
 DEFAULT_GREP = r"\b(fix(e[sd])?|fixing|bug|issue)\b|#\d+"
 PROFILES = ("default", "birch")
-WALKERS = ("git", "pydriller")
 
 BATCH_COMMITS = 64  # commits per `git diff-tree --stdin` call
-PATHSPEC_BYTES = 256 * 1024  # at most this much pathspec on one command line
 MAX_PATHSPEC_BYTES = 1024 * 1024  # a commit whose source paths exceed this is an error
 WINDOW_PER_JOB = 4  # tasks in flight per worker process
 PROGRESS_EVERY = 0.2  # seconds between progress callbacks
-
-_FIELD = b"\x1f"
-_LOG_FORMAT = "--format=%H%x1f%P%x1f%cI%x1f%an%x1f%B"
-_COMMIT_LINE = re.compile(rb"^([0-9a-f]{40}|[0-9a-f]{64})\n", re.M)
-_HUNK_HEADER = re.compile(rb"^@@ -", re.M)
-_FILE_HEADER = re.compile(rb"^diff --git ", re.M)
-_WHOLE_FILE = re.compile(rb"^(?:new|deleted) file mode ", re.M)
 
 
 # --------------------------------------------------------------------------- options
@@ -171,213 +174,7 @@ def mine_options(
     )
 
 
-# --------------------------------------------------------------------------- git
-
-
-def _git(repo: str | Path, *args: str, input: bytes | None = None) -> bytes:
-    """Run a git command in `repo`; its stdout, or a HunkmetricsError with git's message."""
-    try:
-        done = subprocess.run(
-            ["git", "--no-pager", "-C", str(repo), *args],
-            input=input,
-            capture_output=True,
-            check=False,
-        )
-    except FileNotFoundError:
-        raise HunkmetricsError("git is not installed or not on PATH") from None
-    if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise HunkmetricsError(
-            f"git {args[0]} failed in {repo}: "
-            f"{message[0] if message else 'exit ' + str(done.returncode)}"
-        )
-    return done.stdout
-
-
-def check_repository(repo: str | Path) -> Path:
-    """`repo` as a Path, or a HunkmetricsError when it is not a git repository."""
-    path = Path(repo)
-    if not path.exists():
-        raise HunkmetricsError(f"{repo}: no such directory")
-    if not path.is_dir():
-        raise HunkmetricsError(f"{repo}: not a directory")
-    try:
-        _git(path, "rev-parse", "--git-dir")
-    except HunkmetricsError:
-        raise HunkmetricsError(f"{repo}: not a git repository") from None
-    return path
-
-
-def resolve_ref(repo: str | Path, ref: str | None) -> str:
-    """The commit id `ref` (default HEAD) names, or a HunkmetricsError."""
-    name = ref or "HEAD"
-    try:
-        out = _git(
-            repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{name}^{{commit}}"
-        )
-    except HunkmetricsError:
-        if ref is None:
-            raise HunkmetricsError(
-                f"{repo}: the repository has no commits (HEAD does not name a commit)"
-            ) from None
-        raise HunkmetricsError(f"--branch: revision {ref!r} does not exist in {repo}") from None
-    return out.decode().strip()
-
-
-@dataclass(frozen=True)
-class CommitInfo:
-    """What the walk reads of a commit: no diff."""
-
-    hash: str
-    parents: tuple[str, ...]
-    date: datetime  # committer date, with its time zone
-    author: str
-    message: str
-
-    @property
-    def summary(self) -> str:
-        lines = self.message.strip().splitlines()
-        return lines[0].strip() if lines else ""
-
-
-def _split_stream(stream: BinaryIO, separator: bytes, chunk: int = 1 << 16) -> Iterator[bytes]:
-    buffer = b""
-    while True:
-        data = stream.read(chunk)
-        if not data:
-            break
-        buffer += data
-        *records, buffer = buffer.split(separator)
-        yield from records
-    if buffer:
-        yield buffer
-
-
-def walk_commits(repo: str | Path, ref: str | None = None) -> Iterator[CommitInfo]:
-    """Every non-merge commit reachable from `ref` (default HEAD), oldest first, read by
-    one streaming `git log` (hash, parents, committer date, author, message)."""
-    start = resolve_ref(repo, ref)
-    cmd = [
-        "git",
-        "--no-pager",
-        "-C",
-        str(repo),
-        "log",
-        "--no-merges",
-        "--reverse",
-        "-z",
-        "--no-show-signature",
-        "--no-color",
-        "--encoding=UTF-8",
-        _LOG_FORMAT,
-        start,
-        "--",
-    ]
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
-        assert proc.stdout is not None and proc.stderr is not None
-        try:
-            for record in _split_stream(proc.stdout, b"\0"):
-                record = record.lstrip(b"\n")
-                if not record:
-                    continue
-                parts = record.split(_FIELD, 4)
-                if len(parts) != 5:
-                    continue
-                sha, parents, when, author, message = parts
-                yield CommitInfo(
-                    sha.decode(),
-                    tuple(parents.decode().split()),
-                    datetime.fromisoformat(when.decode()),
-                    author.decode("utf-8", "replace"),
-                    message.decode("utf-8", "replace"),
-                )
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-            stderr = proc.stderr.read()
-            code = proc.wait()
-        if code not in (0, -9):
-            line = stderr.decode("utf-8", "replace").strip().splitlines()
-            raise HunkmetricsError(
-                f"git log failed in {repo}: {line[0] if line else 'exit ' + str(code)}"
-            )
-
-
-def walk_commits_pydriller(repo: str | Path, ref: str | None = None) -> Iterator[CommitInfo]:
-    """The same walk through PyDriller (`Repository(...).traverse_commits()`, no merges),
-    reading only the attributes that need no diff. Needs the `mine` extra. Note that
-    PyDriller writes `blame.markUnblamableLines` into the repository's config."""
-    try:
-        from pydriller import Repository
-    except ImportError:
-        raise HunkmetricsError(
-            "walker 'pydriller' needs PyDriller: pip install 'hunkmetrics[mine]'"
-        ) from None
-    start = resolve_ref(repo, ref)
-    walk = Repository(str(Path(repo).resolve()), only_no_merge=True, only_in_branch=start)
-    for commit in walk.traverse_commits():
-        yield CommitInfo(
-            commit.hash,
-            tuple(commit.parents),
-            commit.committer_date,
-            commit.author.name or "",
-            commit.msg,
-        )
-
-
 # --------------------------------------------------------------------------- files and hunks
-
-
-@dataclass(frozen=True)
-class Change:
-    """One entry of `git diff-tree --raw`: status letter and the paths on each side."""
-
-    status: str
-    old_path: str | None
-    new_path: str | None
-
-    @property
-    def paths(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(p for p in (self.old_path, self.new_path) if p))
-
-
-def _path(raw: bytes) -> str:
-    return os.fsdecode(raw)
-
-
-def changed_files(repo: str | Path, hashes: list[str]) -> dict[str, list[Change]]:
-    """Each commit's changed files against its parent, with rename detection: one
-    `git diff-tree --stdin -r -M -z` for all of `hashes` (names only, no content)."""
-    result: dict[str, list[Change]] = {h: [] for h in hashes}
-    if not hashes:
-        return result
-    out = _git(
-        repo, "diff-tree", "--stdin", "-r", "-M", "-z", input=("\n".join(hashes) + "\n").encode()
-    )
-    tokens = out.split(b"\0")
-    current: list[Change] | None = None
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        if not token:
-            i += 1
-        elif token.startswith(b":"):
-            status = token.split()[-1].decode()
-            kind = status[:1]
-            if kind in ("R", "C"):
-                old, new = _path(tokens[i + 1]), _path(tokens[i + 2])
-                i += 3
-            else:
-                path = _path(tokens[i + 1])
-                old = None if kind == "A" else path
-                new = None if kind == "D" else path
-                i += 2
-            if current is not None:
-                current.append(Change(kind, old, new))
-        else:
-            current = result.setdefault(token.decode(), [])
-            i += 1
-    return result
 
 
 def is_source_change(change: Change, languages: frozenset[str], exclude_tests: bool) -> bool:
@@ -401,88 +198,12 @@ def source_paths(changes: list[Change], options: MineOptions) -> list[str]:
     return list(paths)
 
 
-_DIFF_ARGS = ("diff-tree", "-r", "-M", "-p", "-U3", "--no-color")
-
-
-def commit_diff(repo: str | Path, parent: str, commit: str, paths: list[str]) -> bytes:
-    """The diff of `paths` from `parent` to `commit` with 3 lines of context: the bytes
-    `git diff <parent> <commit> -- <paths>` prints with git's default configuration
-    (plumbing, so no user diff setting changes them)."""
-    return _git(repo, "--literal-pathspecs", *_DIFF_ARGS, parent, commit, "--", *paths)
-
-
-def _pathspec_bytes(paths: Iterable[str]) -> int:
-    return sum(len(os.fsencode(p)) + 1 for p in paths)
-
-
-def source_diffs(
-    repo: str | Path,
-    selected: dict[str, list[str]],
-    changed: dict[str, list[Change]],
-    parents: dict[str, str],
-) -> dict[str, bytes]:
-    """Each commit's source diff (`selected`: commit → its source paths; `changed`: its
-    changed files; `parents`: its parent). Commits are diffed together by one
-    `git diff-tree --stdin -p` limited to the union of their paths; a commit whose own
-    changes hit that union beyond its selection (a test path another commit renamed,
-    say) is diffed on its own instead."""
-    diffs: dict[str, bytes] = {}
-    groups: list[list[str]] = [[]]
-    union_size = 0
-    for commit, paths in selected.items():
-        size = _pathspec_bytes(paths)
-        if groups[-1] and union_size + size > PATHSPEC_BYTES:
-            groups.append([])
-            union_size = 0
-        groups[-1].append(commit)
-        union_size += size
-    for group in groups:
-        if not group:
-            continue
-        union = set().union(*(selected[c] for c in group))
-        together = [
-            c
-            for c in group
-            if {p for ch in changed[c] for p in ch.paths} & union == set(selected[c])
-        ]
-        alone = [c for c in group if c not in set(together)]
-        if len(together) == 1:
-            alone += together
-            together = []
-        if together:
-            out = _git(
-                repo,
-                "--literal-pathspecs",
-                *_DIFF_ARGS,
-                "--stdin",
-                "--",
-                *sorted(union),
-                input=("\n".join(together) + "\n").encode(),
-            )
-            wanted = {c.encode() for c in together}
-            heads = [m for m in _COMMIT_LINE.finditer(out) if m.group(1) in wanted]
-            for k, match in enumerate(heads):
-                end = heads[k + 1].start() if k + 1 < len(heads) else len(out)
-                diffs[match.group(1).decode()] = out[match.end() : end]
-        for commit in alone:
-            diffs[commit] = commit_diff(repo, parents[commit], commit, selected[commit])
-    return diffs
-
-
 def count_hunks(diff: bytes, profile: str = "default") -> int:
-    """The `@@` hunks of a git diff that a profile counts: every one, or for `birch` those
-    outside added and deleted files (as `hunk_count` in the characterize document)."""
-    if profile != "birch":
-        return len(_HUNK_HEADER.findall(diff))
-    starts = [m.start() for m in _FILE_HEADER.finditer(diff)] + [len(diff)]
-    total = 0
-    for begin, end in zip(starts, starts[1:], strict=False):
-        section = diff[begin:end]
-        first_hunk = _HUNK_HEADER.search(section)
-        header = section[: first_hunk.start()] if first_hunk else section
-        if not _WHOLE_FILE.search(header):
-            total += len(_HUNK_HEADER.findall(section))
-    return total
+    """The hunks of a git diff that `profile` counts: `counted_hunks` of the parsed diff,
+    so exactly the characterize document's `hunk_count` (for `birch`, hunks of added
+    and deleted files are left out). A diff that does not parse raises PatchError."""
+    kept, _dropped = counted_hunks(parse_patch(diff), profile)
+    return len(kept)
 
 
 # --------------------------------------------------------------------------- scanning
@@ -496,7 +217,11 @@ class Candidate:
     parent: str
     paths: tuple[str, ...]
     diff: bytes
-    hunk_count: int
+    hunk_count: int  # -1: unknown (the diff could not be made or parsed)
+    # The parsed diff, when the scan has it: not compared, and not sent to workers
+    # (they parse `diff`, which is smaller to send).
+    patch: Patch | None = field(default=None, compare=False, repr=False)
+    problem: str | None = None  # why the scan could not make its diff: its error line
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -545,7 +270,6 @@ def scan_candidates(
     *,
     skip: set[str] | frozenset[str] = frozenset(),
     stats: MineStats | None = None,
-    walker: str = "git",
     tick: Callable[[], None] | None = None,
 ) -> Iterator[Candidate]:
     """The candidates of `repo`, oldest first, without characterizing them. Commits in
@@ -553,9 +277,7 @@ def scan_candidates(
     options = options or MineOptions()
     stats = stats if stats is not None else MineStats()
     repo = check_repository(repo)
-    if walker not in WALKERS:
-        raise HunkmetricsError(f"unknown walker {walker!r} (use {' or '.join(WALKERS)})")
-    walk = (walk_commits if walker == "git" else walk_commits_pydriller)(repo, options.branch)
+    walk = walk_commits(repo, options.branch)
     batch: list[CommitInfo] = []
     clock = time.perf_counter
     for commit in walk:
@@ -601,7 +323,7 @@ def _examine(
             selected[commit.hash] = paths
         else:
             stats.no_source += 1
-    too_long = {c for c, paths in selected.items() if _pathspec_bytes(paths) > MAX_PATHSPEC_BYTES}
+    too_long = {c for c, paths in selected.items() if pathspec_bytes(paths) > MAX_PATHSPEC_BYTES}
     diffs = source_diffs(
         repo,
         {c: p for c, p in selected.items() if c not in too_long},
@@ -612,20 +334,26 @@ def _examine(
     for commit in batch:
         if commit.hash not in selected:
             continue
-        paths = tuple(selected[commit.hash])
+        chosen = tuple(selected[commit.hash])
         if commit.hash in too_long:  # characterizing it fails with a clear error
             stats.candidates += 1
-            found.append(Candidate(commit, commit.parents[0], paths, b"", -1))
+            problem = f"{len(chosen)} source files: too many to diff in one command"
+            found.append(Candidate(commit, commit.parents[0], chosen, b"", -1, problem=problem))
             continue
         diff = diffs.get(commit.hash, b"")
-        hunks = count_hunks(diff, options.profile)
-        if hunks < options.min_hunks or (
-            options.max_hunks is not None and hunks > options.max_hunks
+        try:
+            patch: Patch | None = parse_patch(diff)
+        except PatchError:  # characterizing it gives the same error, on its line
+            patch = None
+        hunks = -1 if patch is None else len(counted_hunks(patch, options.profile)[0])
+        if patch is not None and (
+            hunks < options.min_hunks
+            or (options.max_hunks is not None and hunks > options.max_hunks)
         ):
             stats.out_of_range += 1
             continue
         stats.candidates += 1
-        found.append(Candidate(commit, commit.parents[0], paths, diff, hunks))
+        found.append(Candidate(commit, commit.parents[0], chosen, diff, hunks, patch))
     return found
 
 
@@ -639,11 +367,10 @@ def characterize_candidate(
     `error` (one line) and `hunk_count` when it could not be characterized."""
     record = candidate.meta()
     try:
-        if candidate.hunk_count < 0:
-            raise HunkmetricsError(
-                f"{len(candidate.paths)} source files: too many to diff in one command"
-            )
-        with open_workspace(candidate.diff, repo=repo, rev=candidate.parent) as workspace:
+        if candidate.problem is not None:
+            raise HunkmetricsError(candidate.problem)
+        patch = candidate.diff if candidate.patch is None else candidate.patch
+        with open_workspace(patch, repo=repo, rev=candidate.parent) as workspace:
             document = characterize_workspace(workspace, profile=profile).to_dict()
     except Exception as exc:
         record["error"] = error_line(exc)
@@ -728,7 +455,7 @@ def _run_parallel(
             executor,
             candidates,
             characterize_candidate,
-            arguments=lambda candidate: (candidate, repo, profile),
+            arguments=lambda candidate: (replace(candidate, patch=None), repo, profile),
             deliver=deliver,
             crashed=crashed,
             window=jobs * WINDOW_PER_JOB,
@@ -752,7 +479,6 @@ def mine(
     *,
     jobs: int = 1,
     resume: bool = False,
-    walker: str = "git",
     on_progress: Callable[[MineStats], None] | None = None,
 ) -> MineStats:
     """Mine `repo` into the JSON Lines file `out` (one record per candidate; see
@@ -801,7 +527,6 @@ def mine(
             options,
             skip=frozenset(writer.done_ids),
             stats=stats,
-            walker=walker,
             tick=tick,
         )
         try:
@@ -820,19 +545,14 @@ def mine(
 __all__ = [
     "DEFAULT_GREP",
     "Candidate",
-    "Change",
-    "CommitInfo",
     "MineOptions",
     "MineStats",
-    "changed_files",
     "characterize_candidate",
-    "commit_diff",
     "count_hunks",
+    "is_source_change",
     "mine",
     "mine_options",
+    "parse_date",
     "scan_candidates",
-    "source_diffs",
     "source_paths",
-    "walk_commits",
-    "walk_commits_pydriller",
 ]

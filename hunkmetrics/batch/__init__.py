@@ -1,1 +1,0 @@
-"""Datasets at scale: batch runs, their output files and exports."""

@@ -1,0 +1,345 @@
+"""Results files: JSON Lines written so that no row is ever lost or corrupted, and the
+one typed reader of them (`read_results`), used by export and report.
+
+Each record is one complete line written with a single `os.write` on a file opened for
+appending, so a killed run leaves at most one torn line at the very end. `resume=True`
+cuts such a torn tail off and reports the ids already written."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import HunkmetricsError
+
+
+def encode_record(record: dict[str, Any]) -> bytes:
+    """One record as one line of UTF-8 JSON (undecodable input bytes escaped)."""
+    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    return (text + "\n").encode("utf-8", "backslashreplace")
+
+
+def scan(path: Path) -> tuple[set[str], int, int]:
+    """(ids of complete valid lines, byte length of the valid prefix, lines dropped)."""
+    ids: set[str] = set()
+    valid_end = 0
+    dropped = 0
+    with path.open("rb") as handle:
+        offset = 0
+        for raw in handle:
+            end = offset + len(raw)
+            try:
+                if not raw.endswith(b"\n"):
+                    raise ValueError("torn line")
+                record = json.loads(raw)
+                if not isinstance(record, dict) or "id" not in record:
+                    raise ValueError("not a record")
+            except ValueError:
+                dropped += 1
+                break  # everything after a bad line is suspect: keep the valid prefix
+            ids.add(str(record["id"]))
+            valid_end = end
+            offset = end
+    if dropped == 0:
+        return ids, valid_end, 0
+    # Count what is cut off (the torn line and anything after it).
+    with path.open("rb") as handle:
+        handle.seek(valid_end)
+        tail = handle.read()
+    return ids, valid_end, max(1, tail.count(b"\n") + (0 if tail.endswith(b"\n") else 1))
+
+
+class JsonlWriter:
+    """Append-only JSON Lines writer. With `resume`, the ids already present are in
+    `done_ids` and a torn tail from a killed run is truncated away (`repaired` lines)."""
+
+    def __init__(self, path: str | Path, *, resume: bool = False) -> None:
+        self.path = Path(path)
+        self.done_ids: set[str] = set()
+        self.repaired = 0
+        if self.path.exists() and not resume and self.path.stat().st_size > 0:
+            raise FileExistsError(
+                f"{self.path} exists: use --resume to continue it, or choose another --out"
+            )
+        if resume and self.path.exists():
+            self.done_ids, valid_end, self.repaired = scan(self.path)
+            if valid_end < self.path.stat().st_size:
+                os.truncate(self.path, valid_end)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Write one whole record; it is in the file (the kernel's) when this returns."""
+        data = encode_record(record)
+        written = os.write(self._fd, data)
+        while written < len(data):  # a short write (rare, e.g. a signal): finish it
+            written += os.write(self._fd, data[written:])
+        self.done_ids.add(str(record["id"]))
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.fsync(self._fd)
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> JsonlWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass
+class _Lines:
+    """The raw records of a JSON Lines file: one per id, the last line winning and taking
+    the later place; lines that are not a JSON object with an id (a torn tail of a
+    killed run, stray output) by 1-based number."""
+
+    records: dict[str, dict[str, object]] = field(default_factory=dict)
+    unreadable: list[int] = field(default_factory=list)
+    duplicates: int = 0  # lines whose id appeared on an earlier line
+
+
+def _read_lines(path: Path, what: str) -> _Lines:
+    if path.is_dir():
+        raise HunkmetricsError(f"{path}: is a directory, not a {what}")
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        raise HunkmetricsError(f"{path}: no such {what}") from None
+    except OSError as exc:
+        raise HunkmetricsError(f"{path}: cannot read: {exc.strerror}") from None
+    result = _Lines()
+    with handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                record = None
+            if not isinstance(record, dict) or record.get("id") is None:
+                result.unreadable.append(number)
+                continue
+            key = str(record["id"])
+            if key in result.records:
+                result.duplicates += 1
+                del result.records[key]
+            result.records[key] = record
+    return result
+
+
+def _get(record: Mapping[str, object], *keys: str) -> object:
+    value: object = record
+    for key in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _float(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _bool(value: object) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _count(value: object) -> int | None:
+    return len(value) if isinstance(value, list) else None
+
+
+@dataclass(frozen=True)
+class DivergenceSummary:
+    """`divergence` of a record: its value, the component means, and how many hunks the
+    profile left out. Numbers as written (not checked to be finite)."""
+
+    value: float | None = None
+    lexical: float | None = None
+    structural: float | None = None
+    file: float | None = None
+    excluded_hunks: int | None = None
+
+
+@dataclass(frozen=True)
+class ProximitySummary:
+    """`proximity` of a record: the class (None: none, fewer than two hunks) and the
+    counts it was decided on."""
+
+    label: str | None = None
+    files: int | None = None
+    packages: int | None = None
+    classes: int | None = None
+    methods: int | None = None
+    shared_package_depth: int | None = None
+    located_by: str | None = None
+    unplaced_hunks: int | None = None
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """`config` of a record: the settings it was computed with. `settings` holds every
+    key but the fingerprint, as written (for showing them)."""
+
+    profile: str | None = None
+    cutoff: int | None = None
+    distributed_weight: float | None = None
+    hunking: str | None = None
+    reverse: bool | None = None
+    fingerprint: str | None = None
+    settings: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class CommitMeta:
+    """What `mine` writes of a commit before its document."""
+
+    commit: str
+    parent: str | None = None
+    summary: str | None = None
+    date: str | None = None
+    author: str | None = None
+
+
+@dataclass(frozen=True)
+class ResultRecord:
+    """One line of a results file (`batch` or `mine`), typed. A field the line lacks,
+    or holds with the wrong JSON type, is None; `error` is None exactly when the line's
+    `error` is null or absent (a non-string error is given as its text)."""
+
+    id: str
+    error: str | None
+    patch: str | None = None
+    profile: str | None = None
+    hunk_count: int | None = None
+    divergence: DivergenceSummary = DivergenceSummary()
+    proximity: ProximitySummary = ProximitySummary()
+    source: str | None = None  # `source.description`
+    source_side: str | None = None
+    warnings: int | None = None  # how many
+    config: RunConfig = RunConfig()
+    tool_version: str | None = None
+    commit: CommitMeta | None = None  # mine's records only
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def parse_result(raw: Mapping[str, object]) -> ResultRecord:
+    """A results line (a JSON object with an `id`) as a ResultRecord."""
+    error = raw.get("error")
+    config = raw.get("config")
+    settings = (
+        {str(k): v for k, v in config.items() if k != "fingerprint"}
+        if isinstance(config, dict)
+        else {}
+    )
+    commit = _str(raw.get("commit"))
+    return ResultRecord(
+        id=str(raw["id"]),
+        error=None if error is None else error if isinstance(error, str) else str(error),
+        patch=_str(raw.get("patch")),
+        profile=_str(raw.get("profile")),
+        hunk_count=_int(raw.get("hunk_count")),
+        divergence=DivergenceSummary(
+            value=_float(_get(raw, "divergence", "value")),
+            lexical=_float(_get(raw, "divergence", "means", "lexical")),
+            structural=_float(_get(raw, "divergence", "means", "structural")),
+            file=_float(_get(raw, "divergence", "means", "file")),
+            excluded_hunks=_count(_get(raw, "divergence", "excluded_hunks")),
+        ),
+        proximity=ProximitySummary(
+            label=_str(_get(raw, "proximity", "class")),
+            files=_int(_get(raw, "proximity", "files")),
+            packages=_int(_get(raw, "proximity", "packages")),
+            classes=_int(_get(raw, "proximity", "classes")),
+            methods=_int(_get(raw, "proximity", "methods")),
+            shared_package_depth=_int(_get(raw, "proximity", "shared_package_depth")),
+            located_by=_str(_get(raw, "proximity", "located_by")),
+            unplaced_hunks=_count(_get(raw, "proximity", "unplaced_hunks")),
+        ),
+        source=_str(_get(raw, "source", "description")),
+        source_side=_str(_get(raw, "source", "side")),
+        warnings=_count(raw.get("warnings")),
+        config=RunConfig(
+            profile=_str(_get(raw, "config", "profile")),
+            cutoff=_int(_get(raw, "config", "cutoff")),
+            distributed_weight=_float(_get(raw, "config", "distributed_weight")),
+            hunking=_str(_get(raw, "config", "hunking")),
+            reverse=_bool(_get(raw, "config", "reverse")),
+            fingerprint=_str(_get(raw, "config", "fingerprint")),
+            settings=settings,
+        ),
+        tool_version=_str(_get(raw, "tool", "version")),
+        commit=None
+        if commit is None
+        else CommitMeta(
+            commit,
+            parent=_str(raw.get("parent")),
+            summary=_str(raw.get("summary")),
+            date=_str(raw.get("date")),
+            author=_str(raw.get("author")),
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class ResultsFile:
+    """A results file read back: one record per id (the last line wins and takes the
+    later place), in file order; lines that are not a JSON object with an id (a torn
+    tail of a killed run, stray output) by 1-based number."""
+
+    path: Path
+    records: tuple[ResultRecord, ...]
+    unreadable: tuple[int, ...] = ()
+    duplicates: int = 0  # lines whose id appeared on an earlier line
+
+    def by_id(self) -> dict[str, ResultRecord]:
+        return {r.id: r for r in self.records}
+
+
+def read_results(path: str | Path, what: str = "file") -> ResultsFile:
+    """Read the JSON Lines written by `batch` or `mine`. A file that cannot be read is a
+    HunkmetricsError (`what` names it in the one-line message); torn or foreign lines
+    are counted, never fatal."""
+    path = Path(path)
+    lines = _read_lines(path, what)
+    return ResultsFile(
+        path,
+        tuple(parse_result(raw) for raw in lines.records.values()),
+        tuple(lines.unreadable),
+        lines.duplicates,
+    )
+
+
+__all__ = [
+    "CommitMeta",
+    "DivergenceSummary",
+    "JsonlWriter",
+    "ProximitySummary",
+    "ResultRecord",
+    "ResultsFile",
+    "RunConfig",
+    "encode_record",
+    "parse_result",
+    "read_results",
+]
