@@ -50,11 +50,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from published_agreement import FIXED_COMMIT, UPSTREAM  # noqa: E402
 
-# Defects4J's Math ids of these bugs are commits of the git-svn mirror that
-# apache/commons-math's history replaced; the same changes carry `git-svn-id` trailers
-# (see README, "Sources"). Mapped by the SVN revision of the Defects4J commit.
-MATH_BY_SVN: dict[str, str] = {}
-
 TOLERANCE = 0.0005
 Matrix = npt.NDArray[np.float64]
 
@@ -91,25 +86,36 @@ def has_commit(repo: Path, commit: str) -> bool:
     return done.returncode == 0
 
 
-def modified_classes(d4j: Path | None, bug: str) -> list[str] | None:
-    """Defects4J's modified_classes list of a bug (dotted class names), if mirrored."""
+def d4j_file(d4j: Path | None, path: str) -> str | None:
+    """A file of the rjust/defects4j mirror at its HEAD, if mirrored."""
     if d4j is None:
         return None
-    project, number = bug.rsplit("_", 1)
     done = subprocess.run(
-        [
-            "git",
-            "--git-dir",
-            str(d4j),
-            "show",
-            f"HEAD:framework/projects/{project}/modified_classes/{number}.src",
-        ],
-        capture_output=True,
-        text=True,
+        ["git", "--git-dir", str(d4j), "show", f"HEAD:{path}"], capture_output=True, text=True
     )
-    if done.returncode != 0:
+    return done.stdout if done.returncode == 0 else None
+
+
+def fixed_commit(d4j: Path | None, bug: str) -> str | None:
+    """`revision.id.fixed` from Defects4J's current active-bugs.csv (Defects4J moved its
+    Math and Lang ids to the rewritten apache histories in 2022), else the id written
+    into published_agreement.py."""
+    project, number = bug.rsplit("_", 1)
+    table = d4j_file(d4j, f"framework/projects/{project}/active-bugs.csv")
+    for line in (table or "").splitlines()[1:]:
+        cells = line.split(",")
+        if len(cells) > 2 and cells[0] == number:
+            return cells[2]
+    return FIXED_COMMIT.get(bug)
+
+
+def modified_classes(d4j: Path | None, bug: str) -> list[str] | None:
+    """Defects4J's modified_classes list of a bug (dotted class names), if mirrored."""
+    project, number = bug.rsplit("_", 1)
+    text = d4j_file(d4j, f"framework/projects/{project}/modified_classes/{number}.src")
+    if text is None:
         return None
-    return [line.strip() for line in done.stdout.splitlines() if line.strip()]
+    return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 def file_order(paths: Sequence[str], classes: Sequence[str] | None) -> list[str]:
@@ -248,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     for bug in args.bugs or sorted(bugs):
         project = bug.rsplit("_", 1)[0]
         repo = mirror_of(args.mirrors, project)
-        commit = MATH_BY_SVN.get(bug) or FIXED_COMMIT.get(bug)
+        commit = fixed_commit(d4j, bug)
         if repo is None or commit is None or not has_commit(repo, commit):
             results.append(BugResult(bug, "unavailable", "no mirror or commit"))
             continue
