@@ -135,7 +135,7 @@ def file_order(paths: Sequence[str], classes: Sequence[str] | None) -> list[str]
 
 def counted(ws: hunkmetrics.Workspace) -> list[tuple[Hunk, FileDiff, bytes]]:
     """The hunks the study counted: Java files that exist in the post-image."""
-    out = []
+    out: list[tuple[Hunk, FileDiff, bytes]] = []
     assert ws.sources is not None
     for file_diff in ws.patch.content_files:
         texts = ws.sources.texts(file_diff)

@@ -73,8 +73,14 @@ WRAPPERS: Final = frozenset(
 
 #: Statements whose direct `parenthesized_expression` child is their condition (no node).
 CONDITION_PARENTS: Final = frozenset(
-    {"if_statement", "while_statement", "do_statement", "switch_expression",
-     "switch_statement", "synchronized_statement"}  # fmt: skip
+    {
+        "if_statement",
+        "while_statement",
+        "do_statement",
+        "switch_expression",
+        "switch_statement",
+        "synchronized_statement",
+    }  # fmt: skip
 )
 
 #: Fields whose identifier is a `SimpleName` leaf (not `NameExpr → SimpleName`).
@@ -96,8 +102,13 @@ STATEMENT_PARENTS: Final = frozenset(
 
 #: Children of these are members (a bare block is an initializer).
 MEMBER_PARENTS: Final = frozenset(
-    {"class_body", "interface_body", "enum_body", "enum_body_declarations",
-     "annotation_type_body"}  # fmt: skip
+    {
+        "class_body",
+        "interface_body",
+        "enum_body",
+        "enum_body_declarations",
+        "annotation_type_body",
+    }  # fmt: skip
 )
 
 #: Fields holding a statement that may be a bare `;` (EmptyStmt).
@@ -105,23 +116,51 @@ STATEMENT_FIELDS: Final = frozenset({"body", "consequence", "alternative"})
 
 #: Nodes kept as leaves: their tree-sitter children are not JavaParser nodes.
 LEAVES: Final = frozenset(
-    {"string_literal", "character_literal", "text_block", "integral_type",
-     "floating_point_type", "boolean_type", "void_type", "this", "super", "true", "false",
-     "null_literal", "decimal_integer_literal", "hex_integer_literal",
-     "octal_integer_literal", "binary_integer_literal", "decimal_floating_point_literal",
-     "hex_floating_point_literal"}  # fmt: skip
+    {
+        "string_literal",
+        "character_literal",
+        "text_block",
+        "integral_type",
+        "floating_point_type",
+        "boolean_type",
+        "void_type",
+        "this",
+        "super",
+        "true",
+        "false",
+        "null_literal",
+        "decimal_integer_literal",
+        "hex_integer_literal",
+        "octal_integer_literal",
+        "binary_integer_literal",
+        "decimal_floating_point_literal",
+        "hex_floating_point_literal",
+    }  # fmt: skip
 )
 
 #: Nodes dropped with their subtree.
 DROPPED: Final = frozenset(
-    {"line_comment", "block_comment", "dimensions", "asterisk", "string_fragment",
-     "escape_sequence"}  # fmt: skip
+    {
+        "line_comment",
+        "block_comment",
+        "dimensions",
+        "asterisk",
+        "string_fragment",
+        "escape_sequence",
+    }  # fmt: skip
 )
 
 #: Type nodes that can be a method reference's scope as they are.
 TYPE_NODES: Final = frozenset(
-    {"type_identifier", "scoped_type_identifier", "generic_type", "array_type",
-     "integral_type", "floating_point_type", "boolean_type"}  # fmt: skip
+    {
+        "type_identifier",
+        "scoped_type_identifier",
+        "generic_type",
+        "array_type",
+        "integral_type",
+        "floating_point_type",
+        "boolean_type",
+    }  # fmt: skip
 )
 
 #: Declarations that JavaParser wraps in a statement when declared inside a block.
@@ -613,7 +652,9 @@ class _Builder:
             if body.type == "block":
                 specs.append((body, _EXPR))
             else:
-                specs.append(("ExpressionStmt", _first_line(body), _last_line(body), [(body, _EXPR)]))
+                specs.append(
+                    ("ExpressionStmt", _first_line(body), _last_line(body), [(body, _EXPR)])
+                )
         self.push(index, specs)
 
     def _method_reference(
@@ -684,16 +725,16 @@ class _Builder:
         for position, child in enumerate(todo):
             if child.type == "type_arguments":
                 specs.extend(self._child_specs(child))
-            elif child.type == "type_identifier" and not name_seen and _is_last_name(todo, position):
+            elif (
+                child.type == "type_identifier" and not name_seen and _is_last_name(todo, position)
+            ):
                 specs.append(self._simple_name(child))
                 name_seen = True
             else:
                 specs.append((child, _TYPE))
         self.push(index, specs)
 
-    def _array_creation(
-        self, node: ts.Node, role: int, parent: int, begin: int, end: int
-    ) -> None:
+    def _array_creation(self, node: ts.Node, role: int, parent: int, begin: int, end: int) -> None:
         index = self.emit("ArrayCreationExpr", begin, end, parent)
         specs: list[_Spec] = []
         for child in node.named_children:
@@ -706,9 +747,7 @@ class _Builder:
                 specs.append((child, _TYPE if child == node.child_by_field_name("type") else _EXPR))
         self.push(index, specs)
 
-    def _type_parameter(
-        self, node: ts.Node, role: int, parent: int, begin: int, end: int
-    ) -> None:
+    def _type_parameter(self, node: ts.Node, role: int, parent: int, begin: int, end: int) -> None:
         index = self.emit("TypeParameter", begin, end, parent)
         specs: list[_Spec] = []
         for child in node.named_children:

@@ -55,9 +55,7 @@ def lost_pairs(n: int) -> frozenset[tuple[int, int]]:
     """The pairs (i, j), i < j, whose key "i_j" the study never stored: those where j comes
     before i in the HashMap order. Empty for n <= 11."""
     position = {key: rank for rank, key in enumerate(hashmap_key_order(n))}
-    return frozenset(
-        (i, j) for i in range(n) for j in range(i + 1, n) if position[j] < position[i]
-    )
+    return frozenset((i, j) for i in range(n) for j in range(i + 1, n) if position[j] < position[i])
 
 
 def study_order(hunk_files: Sequence[str], file_order: Sequence[str]) -> list[int]:

