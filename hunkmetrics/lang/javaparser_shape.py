@@ -298,11 +298,15 @@ def _first_line(node: ts.Node) -> int:
 
 def _last_line(node: ts.Node) -> int:
     """The node's last line, ignoring comments that tree-sitter folded in at its end."""
-    last = node.child(node.child_count - 1) if node.child_count else None
-    while last is not None and last.type in _COMMENTS:
-        last = last.prev_sibling
-        if last is not None and last.type not in _COMMENTS:
-            return _last_line(last)
+    while True:
+        last = node.child(node.child_count - 1) if node.child_count else None
+        if last is None or last.type not in _COMMENTS:
+            break
+        while last is not None and last.type in _COMMENTS:
+            last = last.prev_sibling
+        if last is None:
+            break
+        node = last
     row, column = node.end_point
     if column == 0 and row > node.start_point[0]:
         return row  # the node ends with a newline: its last line is the one before
