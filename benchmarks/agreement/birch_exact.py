@@ -154,6 +154,8 @@ def structure(hunks: list[tuple[Hunk, FileDiff, bytes]]) -> Matrix:
     for k, (_, file_diff, _) in enumerate(hunks):
         by_file.setdefault(file_diff.path, []).append(k)
     for members in by_file.values():
+        if len(members) < 2:
+            continue  # no same-file pair: no tree needed
         post = hunks[members[0]][2]
         lines = post_line_count(post.decode("utf-8", errors="replace"))
         spans = [hunk_span(hunks[k][0].new_start, hunks[k][0].new_lines, lines) for k in members]
