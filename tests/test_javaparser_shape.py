@@ -449,3 +449,26 @@ def test_deep_nesting_needs_no_recursion() -> None:
     tree = shape_java(source.encode())
     assert int(tree.depth.max()) >= 3003
     assert diameter(tree) > 20000
+
+
+def test_var_is_a_var_type_leaf_and_parse_errors_are_flagged() -> None:
+    """`var x = 1;`: the declarator's type is one VarType leaf (not ClassOrInterfaceType
+    -> SimpleName). An unclosed parameter list is flagged as a parse error."""
+    tree = shape_java(b"class A { void f() { var x = 1; } }")
+    assert count(tree, "VarType") == 1
+    assert count(tree, "ClassOrInterfaceType") == 0
+    assert not tree.has_error
+    assert shape_java(b"class A { void f( }").has_error
+
+
+def test_arrays_are_consistent_pre_order() -> None:
+    """Every node's parent precedes it, its depth is its parent's plus one, and its
+    lines lie in 1..the file's lines (or it has no range)."""
+    source = "package p;\nclass A {\n  int f(int a) { return a; }\n}\n"
+    tree = shape_java(source.encode())
+    lines = source.count("\n") + 1
+    for i in range(1, len(tree)):
+        parent = int(tree.parent[i])
+        assert 0 <= parent < i
+        assert tree.depth[i] == tree.depth[parent] + 1
+        assert 1 <= tree.begin[i] <= tree.end[i] <= lines or tree.begin[i] == NO_BEGIN

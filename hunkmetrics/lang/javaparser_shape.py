@@ -15,8 +15,12 @@ nodes differ from JavaParser's in both directions; this module maps one onto the
   lambda's expression body, `TypeExpr` as a method reference's scope, `Parameter(UnknownType,
   SimpleName)` for an untyped lambda parameter (UnknownType has no range in JavaParser, so it
   counts for distances but is never an anchor);
+  `VarType` for `var`, `EmptyStmt` for a lone `;` statement;
 * `string_fragment`, `escape_sequence`, `dimensions` and comments are not nodes;
 * everything else maps one to one.
+
+Where tree-sitter could not parse the source (`ShapedTree.has_error`) its ERROR nodes are
+kept one to one and the shape is no longer JavaParser's; callers should warn.
 
 The rules are the constant tables below rather than a TOML file: each table only means
 something together with the handler that reads it (a wrapper set is inert without the
@@ -275,6 +279,7 @@ class ShapedTree:
     end: IntArray  # last line (NO_END for a node without a range)
     kind: IntArray  # index into `kinds`
     kinds: tuple[str, ...]
+    has_error: bool = False  # tree-sitter could not parse part of the source
 
     def __len__(self) -> int:
         return len(self.parent)
@@ -283,8 +288,8 @@ class ShapedTree:
         return self.kinds[int(self.kind[index])]
 
 
-# A pending piece of work: (parent index, ts node or None, role or synthetic spec).
-# Synthetic nodes are ("kind", begin, end, children) with children a list of _Spec.
+# A node still to emit: a tree-sitter node with its role, or a synthetic node
+# ("Kind", begin line, end line, children) for a JavaParser node tree-sitter lacks.
 _Synthetic = tuple[str, int, int, list["_Spec"]]
 _Spec = tuple[ts.Node, int] | _Synthetic
 
@@ -386,19 +391,24 @@ class _Builder:
 
         kinds = tuple(sorted(self.kind_ids, key=self.kind_ids.__getitem__))
         return ShapedTree(
-            arr(self.parent), arr(self.depth), arr(self.begin), arr(self.end), arr(self.kind), kinds
+            arr(self.parent),
+            arr(self.depth),
+            arr(self.begin),
+            arr(self.end),
+            arr(self.kind),
+            kinds,
+            root.has_error,
         )
 
     # ---- specs --------------------------------------------------------------------
 
-    def _child_specs(self, node: ts.Node, owner: str | None = None) -> list[_Spec]:
-        """The JavaParser children of `node` (wrappers spliced in). `owner` is the type
-        that decides the children's roles (default: the node's own type)."""
+    def _child_specs(self, node: ts.Node) -> list[_Spec]:
+        """The JavaParser children of `node`, wrappers spliced in, each with its role."""
         out: list[_Spec] = []
         # a wrapper's children are spliced in place: an explicit stack of child lists
         # (not recursion) so that chains of wrappers nest to any depth
         pending: list[list[tuple[ts.Node, str | None, str]]] = [
-            [(c, f, owner or node.type) for c, f in reversed(_children(node))]
+            [(c, f, node.type) for c, f in reversed(_children(node))]
         ]
         while pending:
             frame = pending[-1]
@@ -432,6 +442,8 @@ class _Builder:
     def _type_specs(self, type_node: ts.Node, dims: ts.Node | None, end: int) -> _Spec:
         """A copy of a declared type, wrapped in one ArrayType per `[]` of `dims`."""
         spec: _Spec = (type_node, _TYPE)
+        if type_node.type == "type_identifier" and type_node.text == b"var":
+            spec = ("VarType", _first_line(type_node), _last_line(type_node), [])
         for _ in range(_bracket_count(dims)):
             spec = ("ArrayType", _first_line(type_node), end, [spec])
         return spec
