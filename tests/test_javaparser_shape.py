@@ -7,7 +7,7 @@ pre-order, two spaces of indentation per level.
 
 from __future__ import annotations
 
-from hunkmetrics.lang.javaparser_shape import NO_BEGIN, ShapedTree, shape_java
+from hunkmetrics.lang.javaparser_shape import NO_BEGIN, ShapedTree, file_last_line, shape_java
 from hunkmetrics.metrics.ast_path import anchor, diameter, distance
 
 
@@ -472,3 +472,15 @@ def test_arrays_are_consistent_pre_order() -> None:
         assert 0 <= parent < i
         assert tree.depth[i] == tree.depth[parent] + 1
         assert 1 <= tree.begin[i] <= tree.end[i] <= lines or tree.begin[i] == NO_BEGIN
+
+
+def test_compilation_unit_ends_on_the_files_last_character() -> None:
+    """JavaParser's CompilationUnit runs from line 1 to the line holding the file's last
+    character, a final newline counting on the line it ends: "a\\n" -> 1, "a" -> 1,
+    "a\\n\\n" -> 2 (the blank line), "" -> 1."""
+    assert file_last_line(b"a\n") == 1
+    assert file_last_line(b"a") == 1
+    assert file_last_line(b"a\n\n") == 2
+    assert file_last_line(b"") == 1
+    tree = shape_java(b"class A {}\n\n")
+    assert (int(tree.begin[0]), int(tree.end[0])) == (1, 2)
