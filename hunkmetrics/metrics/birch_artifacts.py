@@ -1,0 +1,82 @@
+"""Two artifacts of the BIRCH study's pipeline that change published numbers
+(../shared/spec/birch-exact.md, "Published artifacts"), as pure functions.
+
+1. Key order: the study stored each same-file pair's distance under the key "a_b" in the
+   `java.util.HashMap` iteration order of the hunk ids "0".."n-1" and looked pairs up as
+   "i_j" (i < j), reading a missing key as distance 0. For n >= 12 the iteration order is
+   not numeric, so some pairs get S = 0 (`lost_pairs`).
+2. File order: S and F followed Defects4J's `modified_classes` order of the files while L
+   followed the patch's order (`study_order`, `remap`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+_HASHMAP_CAPACITY = 16
+_LOAD_FACTOR = 0.75
+
+
+def java_string_hash(text: str) -> int:
+    """Java's `String.hashCode()`: s[0]·31^(n-1) + … + s[n-1] over UTF-16 code units, as a
+    signed 32-bit int."""
+    h = 0
+    data = text.encode("utf-16-be")
+    for k in range(0, len(data), 2):
+        h = (31 * h + (data[k] << 8 | data[k + 1])) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+def hashmap_capacity(n: int) -> int:
+    """The table size of a default `HashMap` after n insertions (16, doubled whenever the
+    size passes 0.75 of the capacity)."""
+    capacity = _HASHMAP_CAPACITY
+    while n > _LOAD_FACTOR * capacity:
+        capacity *= 2
+    return capacity
+
+
+def hashmap_key_order(n: int) -> list[int]:
+    """The iteration order of the keys "0".."n-1" inserted in order into a default
+    `java.util.HashMap`: by bucket (h ^ (h >>> 16)) & (capacity - 1), then insertion order."""
+    capacity = hashmap_capacity(n)
+
+    def bucket(key: int) -> int:
+        h = java_string_hash(str(key)) & 0xFFFFFFFF
+        return (h ^ (h >> 16)) & (capacity - 1)
+
+    return sorted(range(n), key=lambda key: (bucket(key), key))  # sorted() is stable
+
+
+def lost_pairs(n: int) -> frozenset[tuple[int, int]]:
+    """The pairs (i, j), i < j, whose key "i_j" the study never stored: those where j comes
+    before i in the HashMap order. Empty for n <= 11."""
+    position = {key: rank for rank, key in enumerate(hashmap_key_order(n))}
+    return frozenset((i, j) for i in range(n) for j in range(i + 1, n) if position[j] < position[i])
+
+
+def study_order(hunk_files: Sequence[str], file_order: Sequence[str]) -> list[int]:
+    """The hunks (patch positions) in the study's order: files as in `file_order` (files
+    not listed keep their patch order after the listed ones), hunks of a file in patch
+    order. `hunk_files` gives each hunk's file, in patch order."""
+    rank = {path: k for k, path in enumerate(file_order)}
+    first_seen: dict[str, int] = {}
+    for path in hunk_files:
+        first_seen.setdefault(path, len(first_seen))
+
+    def key(position: int) -> tuple[int, int, int]:
+        path = hunk_files[position]
+        return (0, rank[path], position) if path in rank else (1, first_seen[path], position)
+
+    return sorted(range(len(hunk_files)), key=key)
+
+
+def remap(matrix: npt.NDArray[np.float64], order: Sequence[int]) -> npt.NDArray[np.float64]:
+    """A pair matrix over patch positions re-indexed by study position: entry (i, j) of
+    the result is entry (order[i], order[j]) of `matrix`. The published row (i, j) holds
+    L of patch pair (i, j) but S and F of `remap`'s (i, j)."""
+    index = np.asarray(order, dtype=np.int64)
+    return matrix[np.ix_(index, index)]
