@@ -2,32 +2,22 @@
 
 from __future__ import annotations
 
-import math
-import statistics
 from dataclasses import dataclass, field
 from itertools import combinations
-from pathlib import PurePosixPath
 from typing import Any
 
 from ..lang.locate import LocatedHunk
+from .profiles import DEFAULT_PROFILE, PROXIMITY_CLASSES, Profile
+from .profiles import profile as get_profile
+from .profiles.base import median_half_cutoff as default_cutoff
 
-CLASSES = ("Nucleus", "Cluster", "Orbit", "Sprawl", "Fragment")
-BIRCH_CUTOFF = 3
-
-
-def proximity_package(path: str, profile: str) -> tuple[str, ...]:
-    """The package a proximity class compares. `default`: the file's directories.
-    `birch`: the path's segments without the first and the last, as the published
-    scripts did."""
-    parts = PurePosixPath(path).parts
-    if profile == "birch":
-        return tuple(parts[1:-1])
-    return tuple(parts[:-1])
+CLASSES = PROXIMITY_CLASSES
+NUCLEUS, CLUSTER, ORBIT, SPRAWL, FRAGMENT = PROXIMITY_CLASSES
 
 
-def default_cutoff(packages: list[tuple[str, ...]]) -> int:
-    """floor(median package depth / 2)."""
-    return math.floor(statistics.median(len(p) for p in packages) / 2) if packages else 0
+def proximity_package(path: str, profile: str | Profile) -> tuple[str, ...]:
+    """The package a proximity class compares, by the profile's rule."""
+    return get_profile(profile).package_of(path)
 
 
 def _shared(a: tuple[str, ...], b: tuple[str, ...]) -> int:
@@ -76,13 +66,18 @@ class ProximityResult:
 
 
 def classify(
-    located: list[LocatedHunk], *, profile: str = "default", cutoff: int | None = None
+    located: list[LocatedHunk],
+    *,
+    profile: str | Profile = DEFAULT_PROFILE,
+    cutoff: int | None = None,
 ) -> ProximityResult:
-    """Classify located hunks (see docs/metrics.md, "Spatial proximity")."""
+    """Classify located hunks (see docs/metrics.md, "Spatial proximity") with the
+    profile's package rule and, unless `cutoff` is given, its Sprawl cutoff."""
+    prof = get_profile(profile)
     paths = [item.file.path for item in located]
-    packages = [proximity_package(p, profile) for p in paths]
+    packages = [prof.package_of(p) for p in paths]
     if cutoff is None:
-        cutoff = BIRCH_CUTOFF if profile == "birch" else default_cutoff(packages)
+        cutoff = prof.cutoff_for(packages)
     origins = {item.location.located_by for item in located}
     located_by = (origins.pop() if len(origins) == 1 else "mixed") if origins else "none"
     methods = {(item.file.path, item.location.method) for item in located if item.location.method}
@@ -94,7 +89,7 @@ def classify(
     depth = min((_shared(packages[a], packages[b]) for a, b in pairs), default=0)
     prefix = packages[0][:depth] if packages else ()
     facts = dict(
-        profile=profile,
+        profile=prof.name,
         cutoff=cutoff,
         hunk_indices=tuple(item.hunk.index for item in located),
         files=len(set(paths)),
@@ -111,9 +106,9 @@ def classify(
     if len(set(paths)) == 1:
         all_methods = [item.location.method for item in located]
         if all_methods[0] is not None and len(set(all_methods)) == 1:
-            label, reason = "Nucleus", f"all hunks in one method, {all_methods[0]}"
+            label, reason = NUCLEUS, f"all hunks in one method, {all_methods[0]}"
         else:
-            label = "Cluster"
+            label = CLUSTER
             outside = sum(1 for m in all_methods if m is None)
             reason = f"one file, {len(methods)} method(s)" + (
                 f"; {outside} hunk(s) outside any single method" if outside else ""
@@ -126,18 +121,21 @@ def classify(
         return ProximityResult(label, reason=reason, warnings=tuple(warnings), **facts)
     if len(set(packages)) == 1:
         return ProximityResult(
-            "Orbit",
+            ORBIT,
             reason=f"{len(set(paths))} files in one package ({'/'.join(packages[0]) or '.'})",
             **facts,
         )
     if depth > cutoff:
         return ProximityResult(
-            "Sprawl",
+            SPRAWL,
             reason=f"every pair shares {depth} > cutoff {cutoff} leading package segments",
             **facts,
         )
     return ProximityResult(
-        "Fragment",
+        FRAGMENT,
         reason=f"some pair shares only {depth} ≤ cutoff {cutoff} leading package segments",
         **facts,
     )
+
+
+__all__ = ["CLASSES", "ProximityResult", "classify", "default_cutoff", "proximity_package"]
