@@ -1,20 +1,207 @@
-"""The JSON documents hunkmetrics produces (schemas in docs/schemas/)."""
+"""Every JSON document hunkmetrics writes, and its JSON Schema, from one set of shapes.
+
+Builders: `hunks_document`, `divergence_document`, `proximity_document`,
+`localization_document`, `characterize_document` (plus `hunk_record` and
+`config_block`). `schema(name)` derives each document's schema (draft 2020-12) from the
+same shapes (`DOCUMENTS`); docs/schemas/ holds the published copies."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-from . import __version__
+from .jsonshape import (
+    BOOL,
+    COUNT,
+    COUNTS,
+    JSON,
+    STR,
+    STRINGS,
+    UNIT,
+    Array,
+    Leaf,
+    Nullable,
+    Obj,
+    const,
+    enum,
+)
 from .lang.languages import rules_for_path
 from .lang.locate import LocatedHunk
-from .metrics.divergence import DivergenceResult
-from .metrics.localization import LocalizationResult
-from .metrics.proximity import ProximityResult
-from .workspace import Workspace
+from .metrics.divergence import DIVERGENCE, DivergenceResult
+from .metrics.localization import LOCALIZATION, LocalizationResult
+from .metrics.profiles import PROFILE_NAMES
+from .metrics.proximity import PROXIMITY, ProximityResult
+from .patch.model import FileStatus, Patch
+from .sources.resolve import Sources
+from .version import __version__
 
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
 TOOL = {"name": "hunkmetrics", "version": __version__}
+
+
+class DocumentSource(Protocol):
+    """What a document is made from: a Workspace (patch, sources, located hunks)."""
+
+    @property
+    def patch(self) -> Patch: ...
+
+    @property
+    def sources(self) -> Sources | None: ...
+
+    @property
+    def warnings(self) -> list[str]: ...
+
+    def located(self) -> list[LocatedHunk]: ...
+
+
+# --- shapes ------------------------------------------------------------------------------
+
+TOOL_SHAPE = Obj({"name": const("hunkmetrics"), "version": STR})
+SOURCE = Nullable(Obj({"description": STR, "side": enum("pre", "post")}))
+WARNINGS = STRINGS
+PROFILE = enum(*PROFILE_NAMES)
+HUNKING = enum("as-given", "regions")
+FINGERPRINT = Leaf({"type": "string", "pattern": "^[0-9a-f]{12}$"})
+STATUS = enum(*(status.value for status in FileStatus))
+
+HUNK = Obj(
+    {
+        "index": COUNT,
+        "file": STR,
+        "old_path": Nullable(STR),
+        "status": STATUS,
+        "old_start": COUNT,
+        "old_lines": COUNT,
+        "new_start": COUNT,
+        "new_lines": COUNT,
+        "added": COUNT,
+        "removed": COUNT,
+        "changed_lines": COUNTS,
+        "language": Nullable(STR),
+        "package": Nullable(STR),
+        "class": Nullable(STR),
+        "method": Nullable(STR),
+        "methods": STRINGS,
+        "method_span": Nullable(Array(COUNT, min_items=2, max_items=2)),
+        "located_by": enum("source", "diff"),
+        "placed": BOOL,
+        "note": Nullable(STR),
+    }
+)
+FILE = Obj(
+    {
+        "file": STR,
+        "old_path": Nullable(STR),
+        "status": STATUS,
+        "language": Nullable(STR),
+        "hunks": COUNT,
+        "excluded": Nullable(STR),
+    }
+)
+EXCLUDED_FILE = Obj({"file": STR, "reason": STR})
+CHARACTERIZE_LOCALIZATION = LOCALIZATION.with_fields(first={"reference": STR})
+
+
+def _config(**settings: Leaf) -> Obj:
+    return Obj({**settings, "fingerprint": FINGERPRINT})
+
+
+CONFIGS = {
+    "hunks": _config(hunking=HUNKING, reverse=BOOL),
+    "divergence": _config(profile=PROFILE, distributed_weight=UNIT, hunking=HUNKING, reverse=BOOL),
+    "proximity": _config(profile=PROFILE, cutoff=COUNT, hunking=HUNKING, reverse=BOOL),
+    "localization": _config(
+        exclude_tests=BOOL, hunking=HUNKING, reverse_reference=BOOL, reverse_candidate=BOOL
+    ),
+    "characterize": _config(
+        profile=PROFILE, distributed_weight=UNIT, cutoff=COUNT, hunking=HUNKING, reverse=BOOL
+    ),
+}
+
+
+def _document(name: str, body: dict[str, Any], optional: frozenset[str] = frozenset()) -> Obj:
+    head = {"schema": const(f"hunkmetrics/{name}/v1"), "tool": TOOL_SHAPE, "config": CONFIGS[name]}
+    return Obj({**head, **body}, optional)
+
+
+DOCUMENTS: dict[str, Obj] = {
+    "hunks": _document(
+        "hunks",
+        {
+            "patch": STR,
+            "source": SOURCE,
+            "excluded_files": Array(EXCLUDED_FILE),
+            "hunks": Array(HUNK),
+            "warnings": WARNINGS,
+        },
+    ),
+    "divergence": _document(
+        "divergence",
+        {
+            "patch": STR,
+            "source": SOURCE,
+            "hunk_count": COUNT,
+            "divergence": DIVERGENCE,
+            "warnings": WARNINGS,
+        },
+    ),
+    "proximity": _document(
+        "proximity",
+        {
+            "patch": STR,
+            "source": SOURCE,
+            "hunk_count": COUNT,
+            "proximity": PROXIMITY,
+            "hunks": Array(HUNK),
+            "warnings": WARNINGS,
+        },
+    ),
+    "localization": _document(
+        "localization",
+        {
+            "reference": STR,
+            "candidate": STR,
+            "source": SOURCE,
+            "localization": LOCALIZATION,
+            "warnings": WARNINGS,
+        },
+    ),
+    "characterize": _document(
+        "characterize",
+        {
+            "patch": STR,
+            "profile": PROFILE,
+            "source": SOURCE,
+            "hunk_count": COUNT,
+            "files": Array(FILE),
+            "hunks": Array(HUNK),
+            "divergence": DIVERGENCE,
+            "proximity": PROXIMITY,
+            "warnings": WARNINGS,
+            "localization": CHARACTERIZE_LOCALIZATION,
+        },
+        optional=frozenset({"localization"}),
+    ),
+}
+DOCUMENT_NAMES = tuple(DOCUMENTS)
+
+
+def schema(name: str) -> JSON:
+    """The JSON Schema of one document: hunks, divergence, proximity, localization or
+    characterize."""
+    if name not in DOCUMENTS:
+        raise KeyError(f"no schema named {name!r} (one of {', '.join(DOCUMENT_NAMES)})")
+    return {
+        "$schema": DRAFT,
+        "$id": f"https://hunkmetrics.dev/schemas/{name}.v1.json",
+        "title": f"hunkmetrics {name} document, version 1",
+        **DOCUMENTS[name].schema(),
+    }
+
+
+# --- builders ----------------------------------------------------------------------------
 
 
 def config_block(**settings: Any) -> dict[str, Any]:
@@ -24,7 +211,7 @@ def config_block(**settings: Any) -> dict[str, Any]:
     return {**settings, "fingerprint": hashlib.sha256(canonical.encode()).hexdigest()[:12]}
 
 
-def source_block(workspace: Workspace) -> dict[str, str] | None:
+def source_block(workspace: DocumentSource) -> dict[str, str] | None:
     if workspace.sources is None:
         return None
     return {"description": workspace.sources.description, "side": workspace.sources.side}
@@ -33,124 +220,178 @@ def source_block(workspace: Workspace) -> dict[str, str] | None:
 def hunk_record(item: LocatedHunk) -> dict[str, Any]:
     """One hunk as in the `hunkmetrics/hunks/v1` document."""
     hunk, loc = item.hunk, item.location
-    return {
-        "index": hunk.index,
-        "file": item.file.path,
-        "old_path": item.file.old_path,
-        "status": item.file.status.value,
-        "old_start": hunk.old_start,
-        "old_lines": hunk.old_lines,
-        "new_start": hunk.new_start,
-        "new_lines": hunk.new_lines,
-        "added": len(hunk.added),
-        "removed": len(hunk.removed),
-        "changed_lines": list(hunk.changed_lines),
-        "language": loc.language,
-        "package": loc.package,
-        "class": loc.class_name,
-        "method": loc.method,
-        "methods": list(loc.methods),
-        "method_span": list(loc.method_span) if loc.method_span else None,
-        "located_by": loc.located_by,
-        "placed": loc.placed,
-        "note": loc.note,
-    }
+    return HUNK.build(
+        {
+            "index": hunk.index,
+            "file": item.file.path,
+            "old_path": item.file.old_path,
+            "status": item.file.status.value,
+            "old_start": hunk.old_start,
+            "old_lines": hunk.old_lines,
+            "new_start": hunk.new_start,
+            "new_lines": hunk.new_lines,
+            "added": len(hunk.added),
+            "removed": len(hunk.removed),
+            "changed_lines": list(hunk.changed_lines),
+            "language": loc.language,
+            "package": loc.package,
+            "class": loc.class_name,
+            "method": loc.method,
+            "methods": list(loc.methods),
+            "method_span": list(loc.method_span) if loc.method_span else None,
+            "located_by": loc.located_by,
+            "placed": loc.placed,
+            "note": loc.note,
+        }
+    )
 
 
-def file_records(workspace: Workspace) -> list[dict[str, Any]]:
+def file_records(workspace: DocumentSource) -> list[dict[str, Any]]:
+    """Every file section of the patch (the characterize document's `files`)."""
     out = []
     for f in workspace.patch.files:
         rules = rules_for_path(f.path)
         out.append(
-            {
-                "file": f.path,
-                "old_path": f.old_path,
-                "status": f.status.value,
-                "language": rules.name if rules else None,
-                "hunks": len(f.hunks),
-                "excluded": f.excluded_reason,
-            }
+            FILE.build(
+                {
+                    "file": f.path,
+                    "old_path": f.old_path,
+                    "status": f.status.value,
+                    "language": rules.name if rules else None,
+                    "hunks": len(f.hunks),
+                    "excluded": f.excluded_reason,
+                }
+            )
         )
     return out
 
 
-def _base(schema: str, workspace: Workspace, **config: Any) -> dict[str, Any]:
+def _build(name: str, workspace: DocumentSource, body: dict[str, Any], **config: Any) -> JSON:
+    """A document: its head (schema, tool, config with the patch's hunking and
+    direction) and `body`, in the shape's key order."""
     patch = workspace.patch
-    return {
-        "schema": schema,
-        "tool": dict(TOOL),
-        "config": config_block(**config, hunking=patch.hunking, reverse=patch.reversed),
-        "patch": patch.name,
-        "source": source_block(workspace),
-    }
+    settings = config_block(**config, hunking=patch.hunking, reverse=patch.reversed)
+    return DOCUMENTS[name].build(
+        {
+            "schema": f"hunkmetrics/{name}/v1",
+            "tool": dict(TOOL),
+            "config": CONFIGS[name].build(settings),
+            "patch": patch.name,
+            "source": source_block(workspace),
+            **body,
+        }
+    )
 
 
-def hunks_document(workspace: Workspace) -> dict[str, Any]:
+def hunks_document(workspace: DocumentSource) -> JSON:
     """The `hunkmetrics/hunks/v1` JSON document."""
-    return {
-        **_base("hunkmetrics/hunks/v1", workspace),
-        "excluded_files": [
-            {"file": f.path, "reason": f.excluded_reason}
-            for f in workspace.patch.files
-            if f.excluded_reason
-        ],
-        "hunks": [hunk_record(item) for item in workspace.located()],
-        "warnings": workspace.warnings,
-    }
+    return _build(
+        "hunks",
+        workspace,
+        {
+            "excluded_files": [
+                EXCLUDED_FILE.build({"file": f.path, "reason": f.excluded_reason})
+                for f in workspace.patch.files
+                if f.excluded_reason
+            ],
+            "hunks": [hunk_record(item) for item in workspace.located()],
+            "warnings": workspace.warnings,
+        },
+    )
 
 
 def divergence_document(
-    workspace: Workspace, result: DivergenceResult, *, lazy_pairs: bool = False
-) -> dict[str, Any]:
+    workspace: DocumentSource, result: DivergenceResult, *, lazy_pairs: bool = False
+) -> JSON:
     """The `hunkmetrics/divergence/v1` JSON document (see DivergenceResult.to_dict for
     `lazy_pairs`)."""
-    return {
-        **_base(
-            "hunkmetrics/divergence/v1",
-            workspace,
-            profile=result.profile,
-            distributed_weight=result.distributed_weight,
-        ),
-        "hunk_count": result.hunk_count,
-        "divergence": result.to_dict(lazy_pairs=lazy_pairs),
-        "warnings": workspace.warnings + list(result.warnings),
-    }
+    return _build(
+        "divergence",
+        workspace,
+        {
+            "hunk_count": result.hunk_count,
+            "divergence": result.to_dict(lazy_pairs=lazy_pairs),
+            "warnings": workspace.warnings + list(result.warnings),
+        },
+        profile=result.profile,
+        distributed_weight=result.distributed_weight,
+    )
 
 
-def proximity_document(workspace: Workspace, result: ProximityResult) -> dict[str, Any]:
+def proximity_document(workspace: DocumentSource, result: ProximityResult) -> JSON:
     """The `hunkmetrics/proximity/v1` JSON document."""
     located = {item.hunk.index: item for item in workspace.located()}
-    return {
-        **_base(
-            "hunkmetrics/proximity/v1", workspace, profile=result.profile, cutoff=result.cutoff
-        ),
-        "hunk_count": len(result.hunk_indices),
-        "proximity": result.to_dict(),
-        "hunks": [hunk_record(located[i]) for i in result.hunk_indices],
-        "warnings": workspace.warnings + list(result.warnings),
-    }
+    return _build(
+        "proximity",
+        workspace,
+        {
+            "hunk_count": len(result.hunk_indices),
+            "proximity": result.to_dict(),
+            "hunks": [hunk_record(located[i]) for i in result.hunk_indices],
+            "warnings": workspace.warnings + list(result.warnings),
+        },
+        profile=result.profile,
+        cutoff=result.cutoff,
+    )
 
 
 def localization_document(
-    reference: Workspace,
-    candidate: Workspace | None,
+    reference: DocumentSource,
+    candidate: DocumentSource | None,
     result: LocalizationResult,
     candidate_name: str,
-) -> dict[str, Any]:
+) -> JSON:
     """The `hunkmetrics/localization/v1` JSON document."""
     warnings = reference.warnings + (candidate.warnings if candidate else [])
-    return {
-        "schema": "hunkmetrics/localization/v1",
-        "tool": dict(TOOL),
-        "config": config_block(
-            exclude_tests=result.exclude_tests,
-            hunking=reference.patch.hunking,
-            reverse_reference=reference.patch.reversed,
-            reverse_candidate=candidate.patch.reversed if candidate else False,
-        ),
-        "reference": reference.patch.name,
-        "candidate": candidate_name,
-        "source": source_block(reference),
-        "localization": result.to_dict(),
-        "warnings": warnings,
+    settings = config_block(
+        exclude_tests=result.exclude_tests,
+        hunking=reference.patch.hunking,
+        reverse_reference=reference.patch.reversed,
+        reverse_candidate=candidate.patch.reversed if candidate else False,
+    )
+    return DOCUMENTS["localization"].build(
+        {
+            "schema": "hunkmetrics/localization/v1",
+            "tool": dict(TOOL),
+            "config": CONFIGS["localization"].build(settings),
+            "reference": reference.patch.name,
+            "candidate": candidate_name,
+            "source": source_block(reference),
+            "localization": result.to_dict(),
+            "warnings": warnings,
+        }
+    )
+
+
+def characterize_document(
+    workspace: DocumentSource,
+    divergence: DivergenceResult,
+    proximity: ProximityResult,
+    *,
+    warnings: Sequence[str],
+    localization: LocalizationResult | None = None,
+    reference_name: str | None = None,
+    lazy_pairs: bool = False,
+) -> JSON:
+    """The `hunkmetrics/characterize/v1` JSON document (Characterization.to_dict)."""
+    body: dict[str, Any] = {
+        "profile": divergence.profile,
+        "hunk_count": divergence.hunk_count,
+        "files": file_records(workspace),
+        "hunks": [hunk_record(item) for item in workspace.located()],
+        "divergence": divergence.to_dict(lazy_pairs=lazy_pairs),
+        "proximity": proximity.to_dict(),
+        "warnings": list(warnings),
     }
+    if localization is not None:
+        body["localization"] = CHARACTERIZE_LOCALIZATION.build(
+            {"reference": reference_name, **localization.to_dict()}
+        )
+    return _build(
+        "characterize",
+        workspace,
+        body,
+        profile=divergence.profile,
+        distributed_weight=divergence.distributed_weight,
+        cutoff=proximity.cutoff,
+    )

@@ -9,11 +9,37 @@ from typing import Any
 
 import numpy as np
 
+from ..jsonshape import COUNT, COUNTS, UNIT, Array, Nullable, Obj, enum
 from ..lang.index import ParseCache
 from ..patch.model import FileDiff, Hunk, Patch
 from ..sources.resolve import Sources
-from .profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT, PairInputs, Profile
+from .profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT, PROFILE_NAMES, PairInputs, Profile
 from .profiles import profile as get_profile
+
+PAIR = Obj(
+    {
+        "i": COUNT,
+        "j": COUNT,
+        "lexical": UNIT,
+        "structural": UNIT,
+        "file": UNIT,
+        "gamma": UNIT,
+        "value": UNIT,
+    }
+)
+PAIR_KEYS = PAIR.keys
+MEANS = Obj({"lexical": Nullable(UNIT), "structural": Nullable(UNIT), "file": Nullable(UNIT)})
+DIVERGENCE = Obj(
+    {
+        "profile": enum(*PROFILE_NAMES),
+        "value": UNIT,
+        "means": MEANS,
+        "distributed_weight": UNIT,
+        "excluded_hunks": COUNTS,
+        "pairs": Array(PAIR),
+    }
+)
+"""The `divergence` object of the divergence/v1 and characterize/v1 documents."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,17 +104,20 @@ class DivergenceResult:
         With `lazy_pairs`, "pairs" is a PairRows view made on demand (for writers that
         stream millions of pairs) instead of a list of dicts."""
         rows = PairRows(self)
-        return {
-            "profile": self.profile,
-            "value": self.value,
-            "means": self.means,
-            "distributed_weight": self.distributed_weight,
-            "excluded_hunks": list(self.excluded_hunks),
-            "pairs": rows if lazy_pairs else list(rows),
-        }
+        return DIVERGENCE.build(
+            {
+                "profile": self.profile,
+                "value": self.value,
+                "means": MEANS.build(self.means),
+                "distributed_weight": self.distributed_weight,
+                "excluded_hunks": list(self.excluded_hunks),
+                "pairs": rows if lazy_pairs else list(rows),
+            }
+        )
 
 
-PAIR_KEYS = ("i", "j", "lexical", "structural", "file", "gamma", "value")
+# One pair as json.dumps writes it (ints and floats print as their repr).
+_PAIR_LINE = "{{" + ", ".join(f'"{key}": {{{k}!r}}' for k, key in enumerate(PAIR_KEYS)) + "}}"
 
 
 class PairRows(Sequence[dict[str, Any]]):
@@ -134,11 +163,7 @@ class PairRows(Sequence[dict[str, Any]]):
         first = True
         for start in range(0, len(self), self.CHUNK):
             columns = [column[start : start + self.CHUNK].tolist() for column in self._columns]
-            lines = [
-                f'{{"i": {i}, "j": {j}, "lexical": {lx!r}, "structural": {st!r}, '
-                f'"file": {fl!r}, "gamma": {g!r}, "value": {v!r}}}'
-                for i, j, lx, st, fl, g, v in zip(*columns, strict=True)
-            ]
+            lines = [_PAIR_LINE.format(*row) for row in zip(*columns, strict=True)]
             text = (",\n" + indent).join(lines)
             yield text if first else ",\n" + indent + text
             first = False

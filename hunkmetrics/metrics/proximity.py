@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from ..jsonshape import COUNT, COUNTS, STR, Nullable, Obj, enum
 from ..lang.locate import LocatedHunk
-from .profiles import DEFAULT_PROFILE, PROXIMITY_CLASSES, Profile
+from .profiles import DEFAULT_PROFILE, PROFILE_NAMES, PROXIMITY_CLASSES, Profile
 from .profiles import profile as get_profile
 from .profiles.base import median_half_cutoff as default_cutoff
 
@@ -29,6 +30,26 @@ def _shared(a: tuple[str, ...], b: tuple[str, ...]) -> int:
     return count
 
 
+PROXIMITY = Obj(
+    {
+        "class": Nullable(enum(*PROXIMITY_CLASSES)),
+        "profile": enum(*PROFILE_NAMES),
+        "cutoff": COUNT,
+        "hunk_count": COUNT,
+        "files": COUNT,
+        "packages": COUNT,
+        "classes": COUNT,
+        "methods": COUNT,
+        "shared_package_prefix": STR,
+        "shared_package_depth": COUNT,
+        "located_by": enum("source", "diff", "mixed", "none"),
+        "reason": STR,
+        "unplaced_hunks": COUNTS,
+    }
+)
+"""The `proximity` object of the proximity/v1 and characterize/v1 documents."""
+
+
 @dataclass(frozen=True)
 class ProximityResult:
     """The class (None for fewer than two hunks) and the facts that decided it."""
@@ -48,21 +69,24 @@ class ProximityResult:
     warnings: tuple[str, ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "class": self.label,
-            "profile": self.profile,
-            "cutoff": self.cutoff,
-            "hunk_count": len(self.hunk_indices),
-            "files": self.files,
-            "packages": self.packages,
-            "classes": self.classes,
-            "methods": self.methods,
-            "shared_package_prefix": "/".join(self.shared_prefix),
-            "shared_package_depth": len(self.shared_prefix),
-            "located_by": self.located_by,
-            "reason": self.reason,
-            "unplaced_hunks": list(self.unplaced_hunks),
-        }
+        """The `proximity` object (PROXIMITY)."""
+        return PROXIMITY.build(
+            {
+                "class": self.label,
+                "profile": self.profile,
+                "cutoff": self.cutoff,
+                "hunk_count": len(self.hunk_indices),
+                "files": self.files,
+                "packages": self.packages,
+                "classes": self.classes,
+                "methods": self.methods,
+                "shared_package_prefix": "/".join(self.shared_prefix),
+                "shared_package_depth": len(self.shared_prefix),
+                "located_by": self.located_by,
+                "reason": self.reason,
+                "unplaced_hunks": list(self.unplaced_hunks),
+            }
+        )
 
 
 def classify(
