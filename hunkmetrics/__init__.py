@@ -76,9 +76,49 @@ _LAZY = {
     ),
 }
 
-__all__ = sorted(
-    [*_LAZY, "HunkmetricsError", "MissingExtraError", "PatchError", "SourceError", "__version__"]
-)
+__all__ = [
+    "Characterization",
+    "DivergenceResult",
+    "FileDiff",
+    "FileStatus",
+    "GitRevisionReader",
+    "Hunk",
+    "HunkmetricsError",
+    "Line",
+    "LineKind",
+    "LocalizationResult",
+    "LocatedHunk",
+    "Location",
+    "MissingExtraError",
+    "PROFILE_NAMES",
+    "PairScore",
+    "ParseCache",
+    "Patch",
+    "PatchError",
+    "Profile",
+    "ProximityResult",
+    "SourceError",
+    "Workspace",
+    "WorktreeReader",
+    "__version__",
+    "characterize",
+    "characterize_document",
+    "divergence",
+    "divergence_document",
+    "hunk_record",
+    "hunks_document",
+    "localization",
+    "localization_document",
+    "locate_patch",
+    "open_candidate",
+    "open_workspace",
+    "parse_patch",
+    "profile",
+    "proximity",
+    "proximity_document",
+    "read_patch",
+    "resolve_sources",
+]
 
 
 def __getattr__(name: str) -> Any:
