@@ -24,6 +24,7 @@ from .jsonshape import (
     Leaf,
     Nullable,
     Obj,
+    Shape,
     const,
     enum,
 )
@@ -121,8 +122,12 @@ CONFIGS = {
 }
 
 
-def _document(name: str, body: dict[str, Any], optional: frozenset[str] = frozenset()) -> Obj:
-    head = {"schema": const(f"hunkmetrics/{name}/v1"), "tool": TOOL_SHAPE, "config": CONFIGS[name]}
+def _document(name: str, body: dict[str, Shape], optional: frozenset[str] = frozenset()) -> Obj:
+    head: dict[str, Shape] = {
+        "schema": const(f"hunkmetrics/{name}/v1"),
+        "tool": TOOL_SHAPE,
+        "config": CONFIGS[name],
+    }
     return Obj({**head, **body}, optional)
 
 

@@ -6,6 +6,7 @@ import math
 import sys
 from collections.abc import Callable
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -45,7 +46,9 @@ from .output import write_csv, write_json
 app = command_group()
 
 
-def load(patch: str, repo, rev, reverse: bool, hunks) -> Workspace:
+def load(
+    patch: str, repo: Path | None, rev: str | None, reverse: bool, hunks: Hunking
+) -> Workspace:
     """The shared inputs of every command, as one Workspace."""
     stdin = sys.stdin.buffer.read() if patch == "-" else None
     return open_workspace(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -143,7 +143,13 @@ class PairRows(Sequence[dict[str, Any]]):
         columns = [column[start:stop].tolist() for column in self._columns]
         return [dict(zip(PAIR_KEYS, values, strict=True)) for values in zip(*columns, strict=True)]
 
-    def __getitem__(self, key):  # type: ignore[override]
+    @overload
+    def __getitem__(self, key: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, key: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, key: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
         if isinstance(key, slice):
             start, stop, step = key.indices(len(self))
             rows = self._rows(start, stop)

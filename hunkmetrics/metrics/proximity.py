@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -112,7 +112,9 @@ def classify(
     pairs = list(combinations(range(len(located)), 2))
     depth = min((_shared(packages[a], packages[b]) for a, b in pairs), default=0)
     prefix = packages[0][:depth] if packages else ()
-    facts = dict(
+    facts = ProximityResult(
+        label=None,
+        reason="fewer than two hunks: no class",
         profile=prof.name,
         cutoff=cutoff,
         hunk_indices=tuple(item.hunk.index for item in located),
@@ -125,7 +127,7 @@ def classify(
         unplaced_hunks=unplaced,
     )
     if len(located) < 2:
-        return ProximityResult(None, reason="fewer than two hunks: no class", **facts)
+        return facts
     warnings: list[str] = []
     if len(set(paths)) == 1:
         all_methods = [item.location.method for item in located]
@@ -142,23 +144,23 @@ def classify(
                 f"hunks {','.join(map(str, unplaced))}: method not found (no source); "
                 f"the Nucleus/Cluster split may be wrong ({label}); give --repo/--rev"
             )
-        return ProximityResult(label, reason=reason, warnings=tuple(warnings), **facts)
+        return replace(facts, label=label, reason=reason, warnings=tuple(warnings))
     if len(set(packages)) == 1:
-        return ProximityResult(
-            ORBIT,
+        return replace(
+            facts,
+            label=ORBIT,
             reason=f"{len(set(paths))} files in one package ({'/'.join(packages[0]) or '.'})",
-            **facts,
         )
     if depth > cutoff:
-        return ProximityResult(
-            SPRAWL,
+        return replace(
+            facts,
+            label=SPRAWL,
             reason=f"every pair shares {depth} > cutoff {cutoff} leading package segments",
-            **facts,
         )
-    return ProximityResult(
-        FRAGMENT,
+    return replace(
+        facts,
+        label=FRAGMENT,
         reason=f"some pair shares only {depth} ≤ cutoff {cutoff} leading package segments",
-        **facts,
     )
 
 
