@@ -142,7 +142,7 @@ def classify(
         if unplaced:
             warnings.append(
                 f"hunks {','.join(map(str, unplaced))}: method not found (no source); "
-                f"the Nucleus/Cluster split may be wrong ({label}); give --repo/--rev"
+                f"the {NUCLEUS}/{CLUSTER} split may be wrong ({label}); give --repo/--rev"
             )
         return replace(facts, label=label, reason=reason, warnings=tuple(warnings))
     if len(set(packages)) == 1:
