@@ -400,3 +400,31 @@ def characterize_document(
         distributed_weight=divergence.distributed_weight,
         cutoff=proximity.cutoff,
     )
+
+
+def characterize_head(
+    patch_name: str,
+    *,
+    profile: str,
+    distributed_weight: float,
+    cutoff: int | None,
+    hunking: str,
+    reverse: bool,
+) -> JSON:
+    """The leading keys of a characterize/v1 document (schema, tool, config, patch,
+    profile) for a patch that could not be characterized: a dataset's error record.
+    `cutoff` is as requested (None: the profile's)."""
+    settings = config_block(
+        profile=profile,
+        distributed_weight=distributed_weight,
+        cutoff=cutoff,
+        hunking=hunking,
+        reverse=reverse,
+    )
+    return {
+        "schema": "hunkmetrics/characterize/v1",
+        "tool": dict(TOOL),
+        "config": CONFIGS["characterize"].build(settings),
+        "patch": patch_name,
+        "profile": profile,
+    }

@@ -278,3 +278,16 @@ def test_every_fixture_document_validates(stem: str) -> None:
             validate(
                 localization_document(ws, None, ws.localization(None, candidate_error=error), "-")
             )
+
+
+def test_characterize_head_is_the_documents_own_head() -> None:
+    """A dataset's error record starts like the document it stands for."""
+    from hunkmetrics.documents import characterize_head
+
+    patch = str(PATCHES / "java_overloads.diff")
+    document = run_json("characterize", patch, "--sprawl-cutoff", "5", "--profile", "birch")
+    head = characterize_head(
+        patch, profile="birch", distributed_weight=2.0, cutoff=5, hunking="as-given", reverse=False
+    )
+    assert json.dumps(head) == json.dumps({k: document[k] for k in head})
+    assert list(head) == ["schema", "tool", "config", "patch", "profile"]
