@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from .base import DISTRIBUTED_WEIGHT, PROXIMITY_CLASSES, Component, PairInputs, Profile
 from .birch import BIRCH
 from .default import DEFAULT
 
-PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, BIRCH)}
+PROFILES: Mapping[str, Profile] = MappingProxyType({p.name: p for p in (DEFAULT, BIRCH)})
 PROFILE_NAMES: tuple[str, ...] = tuple(PROFILES)
 DEFAULT_PROFILE = DEFAULT.name
 

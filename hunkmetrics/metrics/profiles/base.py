@@ -81,18 +81,24 @@ class Profile:
     file_capped: bool
     distributed_weight: float = DISTRIBUTED_WEIGHT
 
+    def counts_status(self, status: FileStatus) -> bool:
+        """Whether the hunks of a file section with this status count (birch: not those
+        of files that exist on one side only)."""
+        whole_file = status in (FileStatus.ADDED, FileStatus.DELETED)
+        return self.counts_whole_files or not whole_file
+
     def counted_hunks(self, patch: Patch) -> tuple[CountedHunks, list[int]]:
         """The content hunks this profile counts (with their files), and the indices of
         those it leaves out."""
         kept: CountedHunks = []
         dropped: list[int] = []
         for file_diff in patch.content_files:
-            whole_file = file_diff.status in (FileStatus.ADDED, FileStatus.DELETED)
+            counts = self.counts_status(file_diff.status)
             for hunk in file_diff.hunks:
-                if whole_file and not self.counts_whole_files:
-                    dropped.append(hunk.index)
-                else:
+                if counts:
                     kept.append((hunk, file_diff))
+                else:
+                    dropped.append(hunk.index)
         return kept, dropped
 
     def dropped_note(self, dropped: Sequence[int]) -> str:
