@@ -6,7 +6,7 @@ their commands to the application, so imports flow one way."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -25,7 +25,8 @@ def include(app: typer.Typer, group: typer.Typer) -> None:
     app.registered_commands.extend(group.registered_commands)
 
 
-def fail(message: str, code: int) -> None:
+def fail(message: str, code: int) -> NoReturn:
+    """Print `hunkmetrics: <message>` on stderr and exit with `code`."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     err.print(f"hunkmetrics: {message}", markup=False)
     raise typer.Exit(code)
@@ -51,6 +52,7 @@ def guarded(ctx: typer.Context, action: Callable[[], Any]) -> Any:
 
 
 def print_warnings(warnings: list[str]) -> None:
+    """Each warning as one `hunkmetrics: warning: ...` line on stderr."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     for warning in warnings:
         err.print(f"hunkmetrics: warning: {warning}", markup=False)
