@@ -20,6 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import hunkmetrics
+
 TARGETS = [  # (hunks, profile, seconds, MiB)
     (2000, "default", 20.0, 2048),
     (300, "birch", 20.0, None),
@@ -95,7 +97,7 @@ def measure(patch: Path, profile: str) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hunks", type=int)
-    parser.add_argument("--profile", choices=["default", "birch"], default="default")
+    parser.add_argument("--profile", choices=hunkmetrics.PROFILE_NAMES, default="default")
     parser.add_argument(
         "--out", type=Path, default=Path(__file__).parent / "results" / "divergence.json"
     )

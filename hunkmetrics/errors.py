@@ -19,6 +19,10 @@ class SourceError(HunkmetricsError):
     """The sources given do not exist or do not match the patch."""
 
 
+class MissingExtraError(HunkmetricsError):
+    """An optional dependency is not installed; the message names the extra to install."""
+
+
 def error_line(exc: BaseException) -> str:
     """The one line a dataset record's "error" holds: an input error's own message, or
     `internal error: Type: message` for anything else (a bug, on that item only)."""

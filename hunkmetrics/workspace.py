@@ -1,16 +1,35 @@
-"""A patch with its sources and one parse cache: the inputs every metric starts from."""
+"""A patch with its sources and one parse cache, and every metric computed over it.
+
+Open a workspace once, then ask it for several metrics: each file is parsed once for all
+of them.
+
+    with open_workspace("fix.diff", repo=".", rev="HEAD~1") as ws:
+        ws.divergence(profile="birch").value
+        ws.proximity().label
+        ws.characterize(profile="birch").to_dict()
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from .documents import characterize_document
+from .errors import PatchError
 from .lang.index import ParseCache
 from .lang.locate import LocatedHunk, locate_patch
+from .metrics.divergence import DivergenceResult, compute_divergence
+from .metrics.localization import LocalizationResult, compare
+from .metrics.profiles import DEFAULT_PROFILE, Profile
+from .metrics.profiles import profile as get_profile
+from .metrics.proximity import ProximityResult, classify
 from .patch.model import Patch
 from .patch.parse import parse_patch, read_patch
 from .sources.readers import open_reader
 from .sources.resolve import Sources, resolve_sources
+
+PatchInput = str | Path | bytes | Patch
 
 
 @dataclass
@@ -29,6 +48,78 @@ class Workspace:
             self._located = locate_patch(self.patch, self.sources, self.cache)
         return self._located
 
+    def counted(self, profile: str | Profile = DEFAULT_PROFILE) -> list[LocatedHunk]:
+        """The located hunks `profile` counts (birch leaves out whole-file sections)."""
+        kept = {hunk.index for hunk, _ in get_profile(profile).counted_hunks(self.patch)[0]}
+        return [item for item in self.located() if item.hunk.index in kept]
+
+    def divergence(
+        self, *, profile: str | Profile = DEFAULT_PROFILE, distributed_weight: float | None = None
+    ) -> DivergenceResult:
+        """Hunk divergence Div(P) (docs/metrics.md); `distributed_weight` (g) defaults
+        to the profile's (2)."""
+        return compute_divergence(
+            self.patch,
+            self.sources,
+            self.cache,
+            profile=profile,
+            distributed_weight=distributed_weight,
+        )
+
+    def proximity(
+        self, *, profile: str | Profile = DEFAULT_PROFILE, cutoff: int | None = None
+    ) -> ProximityResult:
+        """Spatial proximity class of the hunks the profile counts; `cutoff` defaults to
+        the profile's Sprawl cutoff."""
+        return classify(self.counted(profile), profile=profile, cutoff=cutoff)
+
+    def localization(
+        self,
+        candidate: Workspace | None,
+        *,
+        exclude_tests: bool = False,
+        candidate_error: str | None = None,
+    ) -> LocalizationResult:
+        """Localization of `candidate` (an agent's patch) against this workspace's patch
+        (the developer's). `candidate` None (with `candidate_error`, see
+        `open_candidate`) localizes nothing."""
+        return compare(
+            self.patch,
+            candidate.patch if candidate else None,
+            reference_located=self.located(),
+            candidate_located=candidate.located() if candidate else None,
+            exclude_tests=exclude_tests,
+            candidate_error=candidate_error,
+        )
+
+    def characterize(
+        self,
+        *,
+        profile: str | Profile = DEFAULT_PROFILE,
+        cutoff: int | None = None,
+        distributed_weight: float | None = None,
+        reference: Workspace | None = None,
+        exclude_tests: bool = False,
+    ) -> Characterization:
+        """Divergence, proximity, hunks and (with a `reference` workspace, the
+        developer's patch) localization of this patch."""
+        divergence = self.divergence(profile=profile, distributed_weight=distributed_weight)
+        proximity = self.proximity(profile=profile, cutoff=cutoff)
+        localization = (
+            reference.localization(self, exclude_tests=exclude_tests)
+            if reference is not None
+            else None
+        )
+        return Characterization(
+            self,
+            divergence.profile,
+            divergence,
+            proximity,
+            localization,
+            reference.patch.name if reference else None,
+            tuple(reference.warnings) if reference else (),
+        )
+
     @property
     def warnings(self) -> list[str]:
         return list(self.patch.warnings)
@@ -44,7 +135,42 @@ class Workspace:
         self.close()
 
 
-PatchInput = str | Path | bytes | Patch
+@dataclass(frozen=True)
+class Characterization:
+    """Everything about one patch; `to_dict()` is the characterize/v1 document."""
+
+    workspace: Workspace
+    profile: str
+    divergence: DivergenceResult
+    proximity: ProximityResult
+    localization: LocalizationResult | None = None
+    reference_name: str | None = None
+    extra_warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def warnings(self) -> list[str]:
+        seen: list[str] = []
+        for warning in (
+            self.workspace.warnings
+            + list(self.divergence.warnings)
+            + list(self.proximity.warnings)
+            + list(self.extra_warnings)
+        ):
+            if warning not in seen:
+                seen.append(warning)
+        return seen
+
+    def to_dict(self, *, lazy_pairs: bool = False) -> dict[str, Any]:
+        """The characterize/v1 document (`lazy_pairs`: see DivergenceResult.to_dict)."""
+        return characterize_document(
+            self.workspace,
+            self.divergence,
+            self.proximity,
+            warnings=self.warnings,
+            localization=self.localization,
+            reference_name=self.reference_name,
+            lazy_pairs=lazy_pairs,
+        )
 
 
 def load_patch(
@@ -54,6 +180,7 @@ def load_patch(
     hunking: str = "as-given",
     stdin: bytes | None = None,
 ) -> Patch:
+    """A Patch from a path (`-` with `stdin`), raw diff bytes, or a Patch as is."""
     if isinstance(patch, Patch):
         return patch
     if isinstance(patch, bytes):
@@ -73,7 +200,8 @@ def open_workspace(
 ) -> Workspace:
     """Parse `patch` (a path, `-` with `stdin`, raw diff bytes, or a Patch) and, with
     `repo` (and `rev`), resolve its sources: which side the tree holds, and the other
-    side derived by applying the patch in memory."""
+    side derived by applying the patch in memory. Pass another workspace's `cache` to
+    share its parses (same tree)."""
     parsed = load_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin)
     if rev is not None and repo is None:
         repo = "."
@@ -86,3 +214,24 @@ def open_workspace(
             reader.close()
             raise
     return Workspace(parsed, sources, cache if cache is not None else ParseCache())
+
+
+def open_candidate(
+    candidate: PatchInput,
+    *,
+    repo: str | Path | None = None,
+    rev: str | None = None,
+    reverse: bool = False,
+    hunking: str = "as-given",
+    stdin: bytes | None = None,
+    cache: ParseCache | None = None,
+) -> tuple[Workspace | None, str | None]:
+    """Open an agent's patch, which may be empty or garbage: that is a result (it
+    localizes nothing), not an error. Returns `(workspace, None)`, or `(None, message)`
+    when the patch does not parse; pass both to `reference.localization(workspace,
+    candidate_error=message)`. Pass the reference's `cache`: both read the same tree."""
+    try:
+        parsed = load_patch(candidate, reverse=reverse, hunking=hunking, stdin=stdin)
+    except PatchError as exc:
+        return None, str(exc)
+    return open_workspace(parsed, repo=repo, rev=rev, cache=cache), None

@@ -114,7 +114,7 @@ def test_usage_error_exits_2() -> None:
 
 
 def test_internal_error_exits_1_with_hint(monkeypatch) -> None:
-    import hunkmetrics.cli.app as cli
+    import hunkmetrics.cli.commands as cli
 
     def broken(*_a, **_k):
         raise RuntimeError("boom")

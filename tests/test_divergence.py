@@ -1014,3 +1014,35 @@ def test_fixture_post_image_worktree_equals_base_revision(java_repo, tmp_path: P
         from_tree = hunkmetrics.divergence(patch, profile=profile, source=post)
         assert from_tree.to_dict() == from_rev.to_dict()
         assert from_tree.warnings == from_rev.warnings
+
+
+# ---- profiles are pluggable ------------------------------------------------------------
+
+
+def test_a_profile_with_its_own_components() -> None:
+    """A component is a function of the counted hunks: a profile built around constant
+    components gives the number the formula gives by hand. Two files, one hunk each
+    (a/X.java, b/Y.java: no common first segment, m = 2): with L = S = 1 and g = 2,
+    d = 1·(1 + 2F)/3; capped F = 1 → d = 1; uncapped F = 1 - (0 - 1)/2 = 1.5 → d = 4/3.
+    Div = ln 2 · d."""
+    import dataclasses
+
+    import numpy as np
+
+    from hunkmetrics.metrics.profiles import PairInputs, profile
+
+    def ones(inputs: PairInputs) -> np.ndarray:
+        n = len(inputs.hunks)
+        return np.ones((n, n))
+
+    diff = (
+        b"--- a/a/X.java\n+++ b/a/X.java\n@@ -1 +1 @@\n-int x = 1;\n+int x = 2;\n"
+        b"--- a/b/Y.java\n+++ b/b/Y.java\n@@ -1 +1 @@\n-int y = 1;\n+int y = 2;\n"
+    )
+    capped = dataclasses.replace(profile("default"), lexical=ones, structural=ones)
+    assert hunkmetrics.divergence(diff, profile=capped).value == pytest.approx(LN2)
+    uncapped = dataclasses.replace(capped, file_capped=False)
+    assert hunkmetrics.divergence(diff, profile=uncapped).value == pytest.approx(LN2 * 4 / 3)
+    # g = 0: d = L·S = 1 wherever the hunks are.
+    flat = hunkmetrics.divergence(diff, profile=uncapped, distributed_weight=0.0)
+    assert flat.value == pytest.approx(LN2)

@@ -251,3 +251,43 @@ rename to lib/new.rb
     ]
     assert document["hunk_count"] == 3  # 2 in A.java + 1 in new.rb
     assert [h["index"] for h in document["hunks"]] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("stem", sorted(p.stem for p in PATCHES.glob("*.diff")))
+def test_every_fixture_document_validates(stem: str) -> None:
+    """Every document kind, for every fixture patch, from the diff alone and against its
+    project's working tree, in both profiles, fits its generated schema."""
+    from hunkmetrics.documents import (
+        divergence_document,
+        hunks_document,
+        localization_document,
+        proximity_document,
+    )
+
+    project = FIXTURES / ("java-project" if stem.startswith("java") else "python-project")
+    for repo in (None, project):
+        with hunkmetrics.open_workspace(PATCHES / f"{stem}.diff", repo=repo) as ws:
+            validate(hunks_document(ws))
+            for profile in hunkmetrics.PROFILE_NAMES:
+                validate(divergence_document(ws, ws.divergence(profile=profile)))
+                validate(proximity_document(ws, ws.proximity(profile=profile)))
+                validate(ws.characterize(profile=profile, reference=ws).to_dict())
+            validate(localization_document(ws, ws, ws.localization(ws), stem))
+            empty, error = hunkmetrics.open_candidate(b"", repo=repo, cache=ws.cache)
+            assert empty is None and error
+            validate(
+                localization_document(ws, None, ws.localization(None, candidate_error=error), "-")
+            )
+
+
+def test_characterize_head_is_the_documents_own_head() -> None:
+    """A dataset's error record starts like the document it stands for."""
+    from hunkmetrics.documents import characterize_head
+
+    patch = str(PATCHES / "java_overloads.diff")
+    document = run_json("characterize", patch, "--sprawl-cutoff", "5", "--profile", "birch")
+    head = characterize_head(
+        patch, profile="birch", distributed_weight=2.0, cutoff=5, hunking="as-given", reverse=False
+    )
+    assert json.dumps(head) == json.dumps({k: document[k] for k in head})
+    assert list(head) == ["schema", "tool", "config", "patch", "profile"]

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import hunkmetrics
 from hunkmetrics.cli.app import app
-from hunkmetrics.metrics.divergence import PairRows
+from hunkmetrics.metrics.divergence import PAIR_KEYS, PairRows
 
 PATCHES = Path(__file__).resolve().parents[1] / "fixtures" / "patches"
 runner = CliRunner()
@@ -47,6 +47,9 @@ def test_pair_rows_is_a_sequence_of_the_same_dicts() -> None:
         rows[3]
     chunks = "".join(rows.json_chunks())
     assert json.loads("[" + chunks + "]") == plain
+    # Byte for byte what json.dumps writes, keys in the PAIR shape's order.
+    assert chunks == ",\n".join(json.dumps(row) for row in plain)
+    assert all(list(row) == list(PAIR_KEYS) for row in plain)
 
 
 def test_streamed_csv_has_a_row_per_pair() -> None:

@@ -21,7 +21,7 @@ from rich.progress import Progress as RichProgress
 from rich.text import Text
 
 from ..errors import HunkmetricsError
-from .app import app, guarded, print_warnings
+from .common import command_group, guarded, print_warnings
 from .options import (
     CutoffOpt,
     Hunking,
@@ -33,6 +33,8 @@ from .options import (
     RevOpt,
     WeightOpt,
 )
+
+app = command_group()  # cli/root.py adds these commands to the application
 
 
 class ExecutorKind(StrEnum):

@@ -12,8 +12,10 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ..datasets.mine import DEFAULT_GREP, MineStats, mine_options
 from ..datasets.mine import mine as mine_repository
-from .app import app, guarded
+from .common import command_group, guarded
 from .options import Profile, ProfileOpt
+
+app = command_group()  # cli/root.py adds these commands to the application
 
 _FILTERS = "Filters"
 _RUN = "Run"

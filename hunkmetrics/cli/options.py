@@ -8,15 +8,18 @@ from typing import Annotated
 
 import typer
 
+from ..metrics.profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT, PROFILE_NAMES, PROFILES
+
 
 class Hunking(StrEnum):
     as_given = "as-given"
     regions = "regions"
 
 
-class Profile(StrEnum):
-    default = "default"
-    birch = "birch"
+# One member per registered profile (metrics/profiles). mypy cannot list members built
+# from a tuple at run time, hence the narrow ignore.
+Profile = StrEnum("Profile", {name: name for name in PROFILE_NAMES})  # type: ignore[misc]
+PROFILE_DEFAULT = Profile(DEFAULT_PROFILE)
 
 
 class Format(StrEnum):
@@ -74,8 +77,7 @@ ProfileOpt = Annotated[
     Profile,
     typer.Option(
         "--profile",
-        help="'default': token edit distance and AST edit bags; 'birch': the "
-        "published Hunk4J definitions (BLEU, AST path distance).",
+        help="; ".join(f"'{p.name}': {p.summary}" for p in PROFILES.values()) + ".",
         rich_help_panel="Metric",
     ),
 ]
@@ -85,8 +87,9 @@ CutoffOpt = Annotated[
         "--sprawl-cutoff",
         min=0,
         help="Sprawl needs every pair of hunks to share MORE than "
-        "this many leading package segments (default: floor(median package depth / 2); "
-        "birch: 3).",
+        "this many leading package segments (default: floor(median package depth / 2)"
+        + "".join(f"; {p.name}: {p.cutoff}" for p in PROFILES.values() if p.cutoff is not None)
+        + ").",
         rich_help_panel="Metric",
     ),
 ]
@@ -95,7 +98,7 @@ WeightOpt = Annotated[
     typer.Option(
         "--distributed-weight",
         min=0.0,
-        help="g for hunks in different files (the published value is 2).",
+        help=f"g for hunks in different files (the published value is {DISTRIBUTED_WEIGHT:g}).",
         rich_help_panel="Metric",
     ),
 ]

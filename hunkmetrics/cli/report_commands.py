@@ -9,7 +9,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from .app import app, guarded, print_warnings
+from .common import command_group, guarded, print_warnings
+
+app = command_group()  # cli/root.py adds these commands to the application
 
 
 @app.command()

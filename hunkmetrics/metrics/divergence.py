@@ -1,26 +1,45 @@
-"""Hunk divergence: pair components combined, weighted by ln(n), in two profiles."""
+"""Hunk divergence: a profile's pair components combined, weighted by ln(n)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, overload
 
 import numpy as np
 
+from ..jsonshape import COUNT, COUNTS, UNIT, Array, Nullable, Obj, enum
 from ..lang.index import ParseCache
-from ..lang.languages import rules_for_path
-from ..patch.model import FileDiff, FileStatus, Hunk, Patch
+from ..patch.model import FileDiff, Hunk, Patch
 from ..sources.resolve import Sources
-from .features import hunk_text, patch_features
-from .filelevel import file_distance
-from .lexical import bleu_distance_pairs, token_distance_matrix
-from .structural import anchor_node, bag_distance_matrix, flatten, path_distance
+from .profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT, PROFILE_NAMES, PairInputs, Profile
+from .profiles import profile as get_profile
 
-Profile = Literal["default", "birch"]
-PROFILES: tuple[str, ...] = ("default", "birch")
-DISTRIBUTED_WEIGHT = 2.0  # the published g for hunks in different files
+PAIR = Obj(
+    {
+        "i": COUNT,
+        "j": COUNT,
+        "lexical": UNIT,
+        "structural": UNIT,
+        "file": UNIT,
+        "gamma": UNIT,
+        "value": UNIT,
+    }
+)
+PAIR_KEYS = PAIR.keys
+MEANS = Obj({"lexical": Nullable(UNIT), "structural": Nullable(UNIT), "file": Nullable(UNIT)})
+DIVERGENCE = Obj(
+    {
+        "profile": enum(*PROFILE_NAMES),
+        "value": UNIT,
+        "means": MEANS,
+        "distributed_weight": UNIT,
+        "excluded_hunks": COUNTS,
+        "pairs": Array(PAIR),
+    }
+)
+"""The `divergence` object of the divergence/v1 and characterize/v1 documents."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,17 +104,16 @@ class DivergenceResult:
         With `lazy_pairs`, "pairs" is a PairRows view made on demand (for writers that
         stream millions of pairs) instead of a list of dicts."""
         rows = PairRows(self)
-        return {
-            "profile": self.profile,
-            "value": self.value,
-            "means": self.means,
-            "distributed_weight": self.distributed_weight,
-            "excluded_hunks": list(self.excluded_hunks),
-            "pairs": rows if lazy_pairs else list(rows),
-        }
-
-
-PAIR_KEYS = ("i", "j", "lexical", "structural", "file", "gamma", "value")
+        return DIVERGENCE.build(
+            {
+                "profile": self.profile,
+                "value": self.value,
+                "means": MEANS.build(self.means),
+                "distributed_weight": self.distributed_weight,
+                "excluded_hunks": list(self.excluded_hunks),
+                "pairs": rows if lazy_pairs else list(rows),
+            }
+        )
 
 
 class PairRows(Sequence[dict[str, Any]]):
@@ -121,7 +139,13 @@ class PairRows(Sequence[dict[str, Any]]):
         columns = [column[start:stop].tolist() for column in self._columns]
         return [dict(zip(PAIR_KEYS, values, strict=True)) for values in zip(*columns, strict=True)]
 
-    def __getitem__(self, key):  # type: ignore[override]
+    @overload
+    def __getitem__(self, key: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, key: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, key: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
         if isinstance(key, slice):
             start, stop, step = key.indices(len(self))
             rows = self._rows(start, stop)
@@ -141,6 +165,8 @@ class PairRows(Sequence[dict[str, Any]]):
         first = True
         for start in range(0, len(self), self.CHUNK):
             columns = [column[start : start + self.CHUNK].tolist() for column in self._columns]
+            # PAIR's keys spelled out: an f-string is the fastest way to write millions of
+            # pairs (tests/test_streaming.py checks these lines against json.dumps).
             lines = [
                 f'{{"i": {i}, "j": {j}, "lexical": {lx!r}, "structural": {st!r}, '
                 f'"file": {fl!r}, "gamma": {g!r}, "value": {v!r}}}'
@@ -151,20 +177,11 @@ class PairRows(Sequence[dict[str, Any]]):
             first = False
 
 
-def counted_hunks(patch: Patch, profile: str) -> tuple[list[tuple[Hunk, FileDiff]], list[int]]:
-    """The hunks a profile counts, and the ones it leaves out. `default` counts every
-    content hunk; `birch` leaves out sections of files that exist on one side only (the
-    study did not count them)."""
-    kept: list[tuple[Hunk, FileDiff]] = []
-    dropped: list[int] = []
-    for file_diff in patch.content_files:
-        whole_file = file_diff.status in (FileStatus.ADDED, FileStatus.DELETED)
-        for hunk in file_diff.hunks:
-            if profile == "birch" and whole_file:
-                dropped.append(hunk.index)
-            else:
-                kept.append((hunk, file_diff))
-    return kept, dropped
+def counted_hunks(
+    patch: Patch, profile: str | Profile
+) -> tuple[list[tuple[Hunk, FileDiff]], list[int]]:
+    """The hunks a profile counts, and the ones it leaves out (see Profile.counted_hunks)."""
+    return get_profile(profile).counted_hunks(patch)
 
 
 def compute_divergence(
@@ -172,46 +189,34 @@ def compute_divergence(
     sources: Sources | None = None,
     cache: ParseCache | None = None,
     *,
-    profile: str = "default",
-    distributed_weight: float = DISTRIBUTED_WEIGHT,
+    profile: str | Profile = DEFAULT_PROFILE,
+    distributed_weight: float | None = None,
 ) -> DivergenceResult:
-    """Div(P) = ln(n) · mean over pairs of L·(S + g·F)/(1 + g) (see docs/metrics.md)."""
-    if profile not in PROFILES:
-        raise ValueError(f"unknown profile {profile!r} (use {' or '.join(PROFILES)})")
-    if distributed_weight < 0:
+    """Div(P) = ln(n) · mean over pairs of L·(S + g·F)/(1 + g) (see docs/metrics.md), with
+    L, S, F and the counted hunks as the profile says; g defaults to the profile's."""
+    prof = get_profile(profile)
+    weight = prof.distributed_weight if distributed_weight is None else distributed_weight
+    if weight < 0:
         raise ValueError("the distributed weight must be ≥ 0")
-    cache = cache if cache is not None else ParseCache()
-    hunks, dropped = counted_hunks(patch, profile)
-    warnings: list[str] = []
+    hunks, dropped = prof.counted_hunks(patch)
+    inputs = PairInputs(patch, hunks, sources, cache if cache is not None else ParseCache())
     if dropped:
-        warnings.append(
-            f"hunks {','.join(map(str, dropped))}: whole-file sections, not "
-            "counted in the birch profile"
-        )
+        inputs.warnings.append(prof.dropped_note(dropped))
     n = len(hunks)
     pair_i, pair_j = np.triu_indices(n, k=1)
-    if profile == "birch":
-        # BLEU needs only the hunks' text: no tokens or bags, no post-image parse.
-        lexical = bleu_distance_pairs([hunk_text(hunk) for hunk, _ in hunks])
-        structural, notes = _birch_structural(patch, hunks, sources, cache)
-        warnings.extend(notes)
-    else:
-        features = patch_features(patch, hunks, sources, cache)
-        warnings.extend(features.warnings)
-        feats = features.hunks
-        lexical = token_distance_matrix([f.tokens for f in feats])
-        structural = bag_distance_matrix([f.bag for f in feats], [f.language for f in feats])
+    lexical = prof.lexical(inputs)
+    structural = prof.structural(inputs)
     paths = [file_diff.path for _, file_diff in hunks]
-    file_matrix, same_file = _file_matrices(paths, capped=profile != "birch")
+    file_matrix, same_file = _file_matrices(paths, prof)
     lex = lexical[pair_i, pair_j]
     struct = structural[pair_i, pair_j]
     fil = file_matrix[pair_i, pair_j]
-    gamma = np.where(same_file[pair_i, pair_j], 0.0, distributed_weight)
+    gamma = np.where(same_file[pair_i, pair_j], 0.0, weight)
     values = lex * (struct + gamma * fil) / (1.0 + gamma)
     score = math.log(n) * float(values.mean()) if n >= 2 else 0.0
     indices = np.array([h.index for h, _ in hunks], dtype=np.int64)
     return DivergenceResult(
-        profile=profile,
+        profile=prof.name,
         value=score,
         hunk_indices=tuple(indices.tolist()),
         pair_i=indices[pair_i],
@@ -221,62 +226,27 @@ def compute_divergence(
         file=fil,
         gamma=gamma,
         pair_value=values,
-        distributed_weight=distributed_weight,
+        distributed_weight=weight,
         excluded_hunks=tuple(dropped),
-        warnings=tuple(warnings),
+        warnings=tuple(inputs.warnings),
     )
 
 
-def _file_matrices(paths: list[str], capped: bool) -> tuple[np.ndarray, np.ndarray]:
+def _file_matrices(paths: list[str], prof: Profile) -> tuple[np.ndarray, np.ndarray]:
     unique = sorted(set(paths))
     position = {p: k for k, p in enumerate(unique)}
-    small = np.array([[file_distance(a, b, capped=capped) for b in unique] for a in unique])
+    small = np.array([[prof.file_distance(a, b) for b in unique] for a in unique])
     ids = np.array([position[p] for p in paths], dtype=np.int64)
     if not len(ids):
         return np.zeros((0, 0)), np.zeros((0, 0), dtype=bool)
     return small[ids[:, None], ids[None, :]], ids[:, None] == ids[None, :]
 
 
-def _birch_structural(
-    patch: Patch, hunks: list[tuple[Hunk, FileDiff]], sources: Sources | None, cache: ParseCache
-) -> tuple[np.ndarray, list[str]]:
-    """Same file: AST path distance between the hunks' anchor nodes, normalized by the
-    file AST's diameter. Different files: 1. Same file without a full pre-image: the
-    default edit-bag distance, with a warning."""
-    n = len(hunks)
-    out = np.ones((n, n))
-    np.fill_diagonal(out, 0.0)
-    by_file: dict[str, list[int]] = {}
-    for k, (_, file_diff) in enumerate(hunks):
-        by_file.setdefault(file_diff.path, []).append(k)
-    fallback: list[int] = []
-    for path, members in by_file.items():
-        if len(members) < 2:
-            continue
-        file_diff = hunks[members[0]][1]
-        rules = rules_for_path(path)
-        texts = sources.texts(file_diff) if sources is not None else None
-        if rules is None or texts is None or texts.pre is None:
-            fallback.extend(members)
-            feats = patch_features(patch, [hunks[k] for k in members], sources, cache).hunks
-            out[np.ix_(members, members)] = bag_distance_matrix(
-                [f.bag for f in feats], [f.language for f in feats]
-            )
-            continue
-        flat = flatten(cache.tree(rules, texts.pre))
-        anchors = [
-            anchor_node(flat, [line - 1 for line in hunks[k][0].changed_lines] or [0])
-            for k in members
-        ]
-        for a in range(len(members)):
-            for b in range(a + 1, len(members)):
-                distance = path_distance(flat, anchors[a], anchors[b])
-                out[members[a], members[b]] = out[members[b], members[a]] = distance
-    notes = []
-    if fallback:
-        notes.append(
-            f"hunks {','.join(str(hunks[k][0].index) for k in sorted(fallback))}: "
-            "birch AST distance needs the file's source (--repo); used the default "
-            "edit-bag distance for their same-file pairs"
-        )
-    return out, notes
+__all__ = [
+    "DISTRIBUTED_WEIGHT",
+    "DivergenceResult",
+    "PairRows",
+    "PairScore",
+    "compute_divergence",
+    "counted_hunks",
+]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Literal
@@ -90,7 +90,9 @@ def nodes_on_rows(tree: ts.Tree, rows: set[int]) -> list[ts.Node]:
     return found
 
 
-def _side(nodes: list[ts.Node], rules: LanguageRules):
+def _side(
+    nodes: list[ts.Node], rules: LanguageRules
+) -> tuple[list[str], Counter[str], dict[str, list[bytes]]]:
     """Tokens, named-node types and named leaves of one side, comments dropped."""
     tokens: list[str] = []
     types: Counter[str] = Counter()
@@ -116,8 +118,8 @@ def _side(nodes: list[ts.Node], rules: LanguageRules):
 def edit_bag(
     removed_types: Counter[str],
     added_types: Counter[str],
-    removed_leaves: dict[str, list],
-    added_leaves: dict[str, list],
+    removed_leaves: Mapping[str, Sequence[bytes | str]],
+    added_leaves: Mapping[str, Sequence[bytes | str]],
 ) -> dict[str, int]:
     """The spec's edit bag: -t deleted, +t inserted, ~t updated leaves paired in order."""
     bag: Counter[str] = Counter()

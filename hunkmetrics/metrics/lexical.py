@@ -7,10 +7,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Protocol
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
+
+from ..errors import MissingExtraError
 
 
 def intern_tokens(sequences: Sequence[Sequence[str]]) -> list[str]:
@@ -97,11 +100,21 @@ def sentence_bleu4(reference: NgramProfile, hypothesis: NgramProfile) -> float:
     return penalty * math.exp(math.fsum(logs))
 
 
-@cache
-def _word_tokenizer():
-    from nltk.tokenize import NLTKWordTokenizer
+class _Tokenizer(Protocol):
+    def tokenize(self, text: str) -> list[str]: ...
 
-    return NLTKWordTokenizer()
+
+@cache
+def _word_tokenizer() -> _Tokenizer:
+    # NLTK is the `birch` extra: imported only when a birch lexical term is computed.
+    try:
+        from nltk.tokenize import NLTKWordTokenizer  # type: ignore[import-untyped]
+    except ImportError:
+        raise MissingExtraError(
+            'the birch profile needs NLTK: pip install "hunkmetrics[birch]"'
+        ) from None
+    tokenizer: _Tokenizer = NLTKWordTokenizer()
+    return tokenizer
 
 
 def bleu_tokens(text: str) -> list[str]:

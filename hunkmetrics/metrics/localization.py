@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
 
+from ..jsonshape import BOOL, COUNT, SHARE, STR, STRINGS, Nullable, Obj
 from ..lang.languages import rules_for_path
 from ..lang.locate import LocatedHunk
 from ..patch.model import FileDiff, Hunk, Patch
@@ -30,6 +31,27 @@ def file_key(file_diff: FileDiff) -> str:
 def _changed(hunk: Hunk) -> set[int]:
     """The spec's changed lines (pre-image): removed lines, or the insertion point."""
     return set(hunk.changed_lines or (hunk.old_start,))
+
+
+LOCALIZATION = Obj(
+    {
+        "file_superset": BOOL,
+        "reference_files": STRINGS,
+        "candidate_files": STRINGS,
+        "missed_files": STRINGS,
+        "extra_files": STRINGS,
+        "hunk_recall": Nullable(SHARE),
+        "reference_hunks": COUNT,
+        "hunks_found": COUNT,
+        "method_recall": Nullable(SHARE),
+        "method_recall_reason": Nullable(STR),
+        "reference_methods": STRINGS,
+        "methods_found": STRINGS,
+        "exclude_tests": BOOL,
+        "candidate_error": Nullable(STR),
+    }
+)
+"""The `localization` object of the localization/v1 document."""
 
 
 @dataclass(frozen=True)
@@ -58,22 +80,25 @@ class LocalizationResult:
         return len(self.methods_found) / len(self.reference_methods)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "file_superset": self.file_superset,
-            "reference_files": list(self.reference_files),
-            "candidate_files": list(self.candidate_files),
-            "missed_files": list(self.missed_files),
-            "extra_files": list(self.extra_files),
-            "hunk_recall": self.hunk_recall,
-            "reference_hunks": self.reference_hunks,
-            "hunks_found": self.hunks_found,
-            "method_recall": self.method_recall,
-            "method_recall_reason": self.method_recall_reason,
-            "reference_methods": list(self.reference_methods),
-            "methods_found": list(self.methods_found),
-            "exclude_tests": self.exclude_tests,
-            "candidate_error": self.candidate_error,
-        }
+        """The `localization` object (LOCALIZATION)."""
+        return LOCALIZATION.build(
+            {
+                "file_superset": self.file_superset,
+                "reference_files": list(self.reference_files),
+                "candidate_files": list(self.candidate_files),
+                "missed_files": list(self.missed_files),
+                "extra_files": list(self.extra_files),
+                "hunk_recall": self.hunk_recall,
+                "reference_hunks": self.reference_hunks,
+                "hunks_found": self.hunks_found,
+                "method_recall": self.method_recall,
+                "method_recall_reason": self.method_recall_reason,
+                "reference_methods": list(self.reference_methods),
+                "methods_found": list(self.methods_found),
+                "exclude_tests": self.exclude_tests,
+                "candidate_error": self.candidate_error,
+            }
+        )
 
 
 def _files(patch: Patch | None, exclude_tests: bool) -> list[FileDiff]:

@@ -2,32 +2,23 @@
 
 from __future__ import annotations
 
-import math
-import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
-from pathlib import PurePosixPath
 from typing import Any
 
+from ..jsonshape import COUNT, COUNTS, STR, Nullable, Obj, enum
 from ..lang.locate import LocatedHunk
+from .profiles import DEFAULT_PROFILE, PROFILE_NAMES, PROXIMITY_CLASSES, Profile
+from .profiles import profile as get_profile
+from .profiles.base import median_half_cutoff as default_cutoff
 
-CLASSES = ("Nucleus", "Cluster", "Orbit", "Sprawl", "Fragment")
-BIRCH_CUTOFF = 3
-
-
-def proximity_package(path: str, profile: str) -> tuple[str, ...]:
-    """The package a proximity class compares. `default`: the file's directories.
-    `birch`: the path's segments without the first and the last, as the published
-    scripts did."""
-    parts = PurePosixPath(path).parts
-    if profile == "birch":
-        return tuple(parts[1:-1])
-    return tuple(parts[:-1])
+CLASSES = PROXIMITY_CLASSES
+NUCLEUS, CLUSTER, ORBIT, SPRAWL, FRAGMENT = PROXIMITY_CLASSES
 
 
-def default_cutoff(packages: list[tuple[str, ...]]) -> int:
-    """floor(median package depth / 2)."""
-    return math.floor(statistics.median(len(p) for p in packages) / 2) if packages else 0
+def proximity_package(path: str, profile: str | Profile) -> tuple[str, ...]:
+    """The package a proximity class compares, by the profile's rule."""
+    return get_profile(profile).package_of(path)
 
 
 def _shared(a: tuple[str, ...], b: tuple[str, ...]) -> int:
@@ -37,6 +28,26 @@ def _shared(a: tuple[str, ...], b: tuple[str, ...]) -> int:
             break
         count += 1
     return count
+
+
+PROXIMITY = Obj(
+    {
+        "class": Nullable(enum(*PROXIMITY_CLASSES)),
+        "profile": enum(*PROFILE_NAMES),
+        "cutoff": COUNT,
+        "hunk_count": COUNT,
+        "files": COUNT,
+        "packages": COUNT,
+        "classes": COUNT,
+        "methods": COUNT,
+        "shared_package_prefix": STR,
+        "shared_package_depth": COUNT,
+        "located_by": enum("source", "diff", "mixed", "none"),
+        "reason": STR,
+        "unplaced_hunks": COUNTS,
+    }
+)
+"""The `proximity` object of the proximity/v1 and characterize/v1 documents."""
 
 
 @dataclass(frozen=True)
@@ -58,31 +69,39 @@ class ProximityResult:
     warnings: tuple[str, ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "class": self.label,
-            "profile": self.profile,
-            "cutoff": self.cutoff,
-            "hunk_count": len(self.hunk_indices),
-            "files": self.files,
-            "packages": self.packages,
-            "classes": self.classes,
-            "methods": self.methods,
-            "shared_package_prefix": "/".join(self.shared_prefix),
-            "shared_package_depth": len(self.shared_prefix),
-            "located_by": self.located_by,
-            "reason": self.reason,
-            "unplaced_hunks": list(self.unplaced_hunks),
-        }
+        """The `proximity` object (PROXIMITY)."""
+        return PROXIMITY.build(
+            {
+                "class": self.label,
+                "profile": self.profile,
+                "cutoff": self.cutoff,
+                "hunk_count": len(self.hunk_indices),
+                "files": self.files,
+                "packages": self.packages,
+                "classes": self.classes,
+                "methods": self.methods,
+                "shared_package_prefix": "/".join(self.shared_prefix),
+                "shared_package_depth": len(self.shared_prefix),
+                "located_by": self.located_by,
+                "reason": self.reason,
+                "unplaced_hunks": list(self.unplaced_hunks),
+            }
+        )
 
 
 def classify(
-    located: list[LocatedHunk], *, profile: str = "default", cutoff: int | None = None
+    located: list[LocatedHunk],
+    *,
+    profile: str | Profile = DEFAULT_PROFILE,
+    cutoff: int | None = None,
 ) -> ProximityResult:
-    """Classify located hunks (see docs/metrics.md, "Spatial proximity")."""
+    """Classify located hunks (see docs/metrics.md, "Spatial proximity") with the
+    profile's package rule and, unless `cutoff` is given, its Sprawl cutoff."""
+    prof = get_profile(profile)
     paths = [item.file.path for item in located]
-    packages = [proximity_package(p, profile) for p in paths]
+    packages = [prof.package_of(p) for p in paths]
     if cutoff is None:
-        cutoff = BIRCH_CUTOFF if profile == "birch" else default_cutoff(packages)
+        cutoff = prof.cutoff_for(packages)
     origins = {item.location.located_by for item in located}
     located_by = (origins.pop() if len(origins) == 1 else "mixed") if origins else "none"
     methods = {(item.file.path, item.location.method) for item in located if item.location.method}
@@ -93,8 +112,10 @@ def classify(
     pairs = list(combinations(range(len(located)), 2))
     depth = min((_shared(packages[a], packages[b]) for a, b in pairs), default=0)
     prefix = packages[0][:depth] if packages else ()
-    facts = dict(
-        profile=profile,
+    facts = ProximityResult(
+        label=None,
+        reason="fewer than two hunks: no class",
+        profile=prof.name,
         cutoff=cutoff,
         hunk_indices=tuple(item.hunk.index for item in located),
         files=len(set(paths)),
@@ -106,14 +127,14 @@ def classify(
         unplaced_hunks=unplaced,
     )
     if len(located) < 2:
-        return ProximityResult(None, reason="fewer than two hunks: no class", **facts)
+        return facts
     warnings: list[str] = []
     if len(set(paths)) == 1:
         all_methods = [item.location.method for item in located]
         if all_methods[0] is not None and len(set(all_methods)) == 1:
-            label, reason = "Nucleus", f"all hunks in one method, {all_methods[0]}"
+            label, reason = NUCLEUS, f"all hunks in one method, {all_methods[0]}"
         else:
-            label = "Cluster"
+            label = CLUSTER
             outside = sum(1 for m in all_methods if m is None)
             reason = f"one file, {len(methods)} method(s)" + (
                 f"; {outside} hunk(s) outside any single method" if outside else ""
@@ -121,23 +142,26 @@ def classify(
         if unplaced:
             warnings.append(
                 f"hunks {','.join(map(str, unplaced))}: method not found (no source); "
-                f"the Nucleus/Cluster split may be wrong ({label}); give --repo/--rev"
+                f"the {NUCLEUS}/{CLUSTER} split may be wrong ({label}); give --repo/--rev"
             )
-        return ProximityResult(label, reason=reason, warnings=tuple(warnings), **facts)
+        return replace(facts, label=label, reason=reason, warnings=tuple(warnings))
     if len(set(packages)) == 1:
-        return ProximityResult(
-            "Orbit",
+        return replace(
+            facts,
+            label=ORBIT,
             reason=f"{len(set(paths))} files in one package ({'/'.join(packages[0]) or '.'})",
-            **facts,
         )
     if depth > cutoff:
-        return ProximityResult(
-            "Sprawl",
+        return replace(
+            facts,
+            label=SPRAWL,
             reason=f"every pair shares {depth} > cutoff {cutoff} leading package segments",
-            **facts,
         )
-    return ProximityResult(
-        "Fragment",
+    return replace(
+        facts,
+        label=FRAGMENT,
         reason=f"some pair shares only {depth} ≤ cutoff {cutoff} leading package segments",
-        **facts,
     )
+
+
+__all__ = ["CLASSES", "ProximityResult", "classify", "default_cutoff", "proximity_package"]

@@ -9,6 +9,12 @@ from dataclasses import dataclass
 import numpy as np
 import tree_sitter as ts
 
+from ..lang.index import ParseCache
+from ..lang.languages import rules_for_path
+from ..patch.model import FileDiff, Hunk, Patch
+from ..sources.resolve import Sources
+from .features import patch_features
+
 
 def bag_matrix(bags: Sequence[dict[str, int]]) -> np.ndarray:
     """Bags as rows of a dense count matrix over their joint vocabulary."""
@@ -139,3 +145,48 @@ def path_distance(flat: FlatTree, a: int, b: int) -> float:
     lca = lowest_common_ancestor(flat, [a, b])
     edges = int(flat.depth[a] + flat.depth[b] - 2 * flat.depth[lca])
     return math.log1p(edges) / math.log1p(flat.diameter)
+
+
+def ast_path_distance_matrix(
+    patch: Patch, hunks: Sequence[tuple[Hunk, FileDiff]], sources: Sources | None, cache: ParseCache
+) -> tuple[np.ndarray, list[str]]:
+    """Same file: AST path distance between the hunks' anchor nodes, normalized by the
+    file AST's diameter. Different files: 1. Same file without a full pre-image: the
+    default edit-bag distance, with a warning."""
+    n = len(hunks)
+    out = np.ones((n, n))
+    np.fill_diagonal(out, 0.0)
+    by_file: dict[str, list[int]] = {}
+    for k, (_, file_diff) in enumerate(hunks):
+        by_file.setdefault(file_diff.path, []).append(k)
+    fallback: list[int] = []
+    for path, members in by_file.items():
+        if len(members) < 2:
+            continue
+        file_diff = hunks[members[0]][1]
+        rules = rules_for_path(path)
+        texts = sources.texts(file_diff) if sources is not None else None
+        if rules is None or texts is None or texts.pre is None:
+            fallback.extend(members)
+            feats = patch_features(patch, [hunks[k] for k in members], sources, cache).hunks
+            out[np.ix_(members, members)] = bag_distance_matrix(
+                [f.bag for f in feats], [f.language for f in feats]
+            )
+            continue
+        flat = flatten(cache.tree(rules, texts.pre))
+        anchors = [
+            anchor_node(flat, [line - 1 for line in hunks[k][0].changed_lines] or [0])
+            for k in members
+        ]
+        for a in range(len(members)):
+            for b in range(a + 1, len(members)):
+                distance = path_distance(flat, anchors[a], anchors[b])
+                out[members[a], members[b]] = out[members[b], members[a]] = distance
+    notes = []
+    if fallback:
+        notes.append(
+            f"hunks {','.join(str(hunks[k][0].index) for k in sorted(fallback))}: "
+            "birch AST distance needs the file's source (--repo); used the default "
+            "edit-bag distance for their same-file pairs"
+        )
+    return out, notes

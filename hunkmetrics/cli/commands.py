@@ -1,0 +1,551 @@
+"""The metric commands: hunks, divergence, proximity, localization, characterize."""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..documents import (
+    divergence_document,
+    hunks_document,
+    localization_document,
+    proximity_document,
+)
+from ..errors import HunkmetricsError
+from ..metrics.divergence import PAIR_KEYS
+from ..metrics.profiles import DISTRIBUTED_WEIGHT
+from ..workspace import Workspace, open_candidate, open_workspace
+from .common import command_group, guarded, print_warnings
+from .options import (
+    PROFILE_DEFAULT,
+    CutoffOpt,
+    ExcludeTestsOpt,
+    Format,
+    FormatOpt,
+    Hunking,
+    HunksOpt,
+    PatchArg,
+    ProfileOpt,
+    ReferenceOpt,
+    RepoOpt,
+    ReverseOpt,
+    ReverseReferenceOpt,
+    RevOpt,
+    WeightOpt,
+)
+from .output import write_csv, write_json
+
+app = command_group()
+
+
+def load(
+    patch: str, repo: Path | None, rev: str | None, reverse: bool, hunks: Hunking
+) -> Workspace:
+    """The shared inputs of every command, as one Workspace."""
+    stdin = sys.stdin.buffer.read() if patch == "-" else None
+    return open_workspace(
+        patch, repo=repo, rev=rev, reverse=reverse, hunking=hunks.value, stdin=stdin
+    )
+
+
+def emit(
+    document: dict[str, Any],
+    format: Format,
+    render: Callable[[dict[str, Any]], None],
+    csv_rows: list[dict[str, Any]] | None = None,
+    csv_columns: list[str] | None = None,
+) -> None:
+    """Print a document: JSON whole (warnings inside), CSV rows or a table for people
+    (warnings on stderr)."""
+    if format is Format.json:
+        write_json(document)
+        return
+    if format is Format.csv:
+        if csv_rows is None or csv_columns is None:
+            raise HunkmetricsError("this command has no CSV form: use --format json")
+        write_csv(csv_rows, csv_columns)
+    else:
+        render(document)
+    print_warnings(document["warnings"])
+
+
+HUNK_COLUMNS = [
+    "index",
+    "file",
+    "old_start",
+    "old_lines",
+    "new_start",
+    "new_lines",
+    "added",
+    "removed",
+    "language",
+    "package",
+    "class",
+    "method",
+    "methods",
+    "located_by",
+    "placed",
+    "note",
+]
+
+
+@app.command()
+def hunks(
+    ctx: typer.Context,
+    patch: PatchArg,
+    repo: RepoOpt = None,
+    rev: RevOpt = None,
+    reverse: ReverseOpt = False,
+    hunks: HunksOpt = Hunking.as_given,
+    format: FormatOpt = Format.table,
+) -> None:
+    """List a patch's hunks and where each sits: package, class, method.
+
+    With --repo (and --rev) the whole file is parsed; without, only the diff's own lines
+    are, and the table says which hunks could not be placed in a method.
+
+    Examples:
+
+      hunkmetrics hunks fix.diff
+
+      hunkmetrics hunks fix.diff --repo ~/src/project --rev HEAD~1 --format json
+
+      git diff | hunkmetrics hunks - --repo .
+    """
+
+    def run() -> None:
+        with load(patch, repo, rev, reverse, hunks) as workspace:
+            document = hunks_document(workspace)
+        emit(document, format, render_hunks, document["hunks"], HUNK_COLUMNS)
+
+    guarded(ctx, run)
+
+
+def _short(name: str | None, prefix: str | None) -> str:
+    if not name:
+        return ""
+    if prefix and name.startswith(prefix + "."):
+        return name[len(prefix) + 1 :]
+    return name
+
+
+def render_hunks(document: dict[str, Any], console: Console | None = None) -> None:
+    console = console or Console(highlight=False)
+    source = document["source"]
+    origin = (
+        f"{source['description']} ({source['side']}-image)"
+        if source
+        else "the diff alone (no --repo given)"
+    )
+    table = Table(
+        title=f"{document['patch']}: {len(document['hunks'])} hunks, located from {origin}",
+        title_justify="left",
+        show_lines=False,
+    )
+    for column in ("#", "file", "lines (old)", "+/-", "package", "class", "method"):
+        table.add_column(column, overflow="fold")
+    for h in document["hunks"]:
+        method = _short(h["method"], h["class"]) or (
+            " | ".join(_short(m, h["class"]) for m in h["methods"]) if h["methods"] else ""
+        )
+        if not h["placed"]:
+            method = "[yellow]? not placed[/yellow]"
+        elif not method:
+            method = "[dim]—[/dim]"
+        name = h["file"].rsplit("/", 1)[-1]
+        table.add_row(
+            str(h["index"]),
+            name,
+            f"{h['old_start']},{h['old_lines']}",
+            f"+{h['added']} -{h['removed']}",
+            h["package"] or "",
+            _short(h["class"], h["package"]),
+            method,
+        )
+    console.print(table)
+    unplaced = [h for h in document["hunks"] if not h["placed"]]
+    if unplaced:
+        console.print(
+            f"[yellow]{len(unplaced)} hunk(s) not placed in a method: "
+            f"{unplaced[0]['note']}. Give --repo/--rev for exact locations.[/yellow]"
+        )
+    for item in document.get("excluded_files", []):
+        console.print(f"[dim]excluded: {item['file']} ({item['reason']})[/dim]")
+
+
+@app.command()
+def divergence(
+    ctx: typer.Context,
+    patch: PatchArg,
+    repo: RepoOpt = None,
+    rev: RevOpt = None,
+    reverse: ReverseOpt = False,
+    hunks: HunksOpt = Hunking.as_given,
+    profile: ProfileOpt = PROFILE_DEFAULT,
+    pairs: Annotated[
+        bool,
+        typer.Option(
+            "--pairs",
+            help="Also list every pair's components (table output; JSON and CSV always have them).",
+        ),
+    ] = False,
+    weight: WeightOpt = DISTRIBUTED_WEIGHT,
+    format: FormatOpt = Format.table,
+) -> None:
+    """Hunk divergence Div(P): how different a patch's hunks are from each other.
+
+    Div(P) = ln(n) · mean over pairs of L·(S + g·F)/(1 + g), with L lexical, S structural
+    (AST) and F file-level distance, g = 0 in one file and 2 across files. It lies in
+    [0, ln n]. Use --profile birch to compare with the published Hunk4J numbers (on the
+    Defects4J patch as shipped, without --reverse, and --repo/--rev at the fixed
+    revision for the AST part); the default profile otherwise.
+
+    Examples:
+
+      hunkmetrics divergence fix.diff --pairs
+
+      hunkmetrics divergence Lang_27.diff --profile birch --repo commons-lang --rev c2560c0
+
+      hunkmetrics divergence fix.diff --format csv > pairs.csv
+    """
+
+    def run() -> None:
+        with load(patch, repo, rev, reverse, hunks) as workspace:
+            result = workspace.divergence(profile=profile.value, distributed_weight=weight)
+            document = divergence_document(workspace, result, lazy_pairs=True)
+        emit(
+            document,
+            format,
+            lambda doc: render_divergence(doc, show_pairs=pairs),
+            document["divergence"]["pairs"],
+            PAIR_COLUMNS,
+        )
+
+    guarded(ctx, run)
+
+
+PAIR_COLUMNS = list(PAIR_KEYS)
+MAX_TABLE_PAIRS = 500
+
+
+def _number(value: float | None) -> str:
+    return "—" if value is None else f"{value:.4f}"
+
+
+def render_divergence(document: dict[str, Any], show_pairs: bool) -> None:
+    console = Console(highlight=False)
+    div = document["divergence"]
+    n = document["hunk_count"]
+    source = document["source"]
+    origin = (
+        f"{source['description']} ({source['side']}-image)"
+        if source
+        else "the diff alone (no --repo given)"
+    )
+    console.print(
+        f"[bold]{document['patch']}[/bold]  profile [cyan]{div['profile']}[/cyan], "
+        f"AST from {origin}"
+    )
+    console.print(
+        f"[bold]Div(P) = {div['value']:.4f}[/bold]   n = {n} hunk{'s' * (n != 1)}, "
+        f"{len(div['pairs'])} pairs, range [0, ln n = {math.log(n) if n else 0:.4f}]"
+    )
+    if n < 2:
+        console.print("[dim]fewer than two hunks: Div(P) is 0 by definition[/dim]")
+    means = div["means"]
+    console.print(
+        f"mean lexical {_number(means['lexical'])}   mean structural "
+        f"{_number(means['structural'])}   mean file {_number(means['file'])}"
+    )
+    if div["excluded_hunks"]:
+        console.print(f"[dim]not counted: hunks {div['excluded_hunks']}[/dim]")
+    if not show_pairs or not div["pairs"]:
+        return
+    table = Table(title="pairs: d = L·(S + g·F)/(1 + g)", title_justify="left")
+    for column in ("i", "j", "L", "S", "F", "g", "d"):
+        table.add_column(column, justify="right")
+    for pair in div["pairs"][:MAX_TABLE_PAIRS]:
+        table.add_row(
+            str(pair["i"]),
+            str(pair["j"]),
+            _number(pair["lexical"]),
+            _number(pair["structural"]),
+            _number(pair["file"]),
+            f"{pair['gamma']:g}",
+            _number(pair["value"]),
+        )
+    console.print(table)
+    if len(div["pairs"]) > MAX_TABLE_PAIRS:
+        console.print(
+            f"[yellow]showing {MAX_TABLE_PAIRS} of {len(div['pairs'])} pairs; "
+            "--format json or csv lists them all[/yellow]"
+        )
+
+
+@app.command()
+def proximity(
+    ctx: typer.Context,
+    patch: PatchArg,
+    repo: RepoOpt = None,
+    rev: RevOpt = None,
+    reverse: ReverseOpt = False,
+    hunks: HunksOpt = Hunking.as_given,
+    profile: ProfileOpt = PROFILE_DEFAULT,
+    cutoff: CutoffOpt = None,
+    format: FormatOpt = Format.table,
+) -> None:
+    """Spatial proximity: Nucleus, Cluster, Orbit, Sprawl or Fragment, and why.
+
+    Checked in order: all hunks in one file → Nucleus if all in one method, else
+    Cluster; all files in one package → Orbit; every pair of hunks sharing more than
+    the cutoff's leading package segments → Sprawl; else Fragment. Nucleus vs Cluster
+    needs methods: give --repo/--rev, or the output warns which hunks were not placed.
+
+    Examples:
+
+      hunkmetrics proximity fix.diff --repo . --rev HEAD~1
+
+      hunkmetrics proximity Lang_27.diff --profile birch --format json
+    """
+
+    def run() -> None:
+        with load(patch, repo, rev, reverse, hunks) as workspace:
+            result = workspace.proximity(profile=profile.value, cutoff=cutoff)
+            document = proximity_document(workspace, result)
+        emit(
+            document,
+            format,
+            lambda doc: render_proximity(doc["proximity"], doc),
+            [document["proximity"]],
+            PROXIMITY_COLUMNS,
+        )
+
+    guarded(ctx, run)
+
+
+PROXIMITY_COLUMNS = [
+    "class",
+    "profile",
+    "cutoff",
+    "hunk_count",
+    "files",
+    "packages",
+    "classes",
+    "methods",
+    "shared_package_prefix",
+    "shared_package_depth",
+    "located_by",
+    "reason",
+]
+
+
+def render_proximity(
+    prox: dict[str, Any], document: dict[str, Any], console: Console | None = None
+) -> None:
+    console = console or Console(highlight=False)
+    label = prox["class"] or "no class"
+    console.print(
+        f"[bold]{document['patch']}[/bold]  proximity [bold cyan]{label}"
+        f"[/bold cyan] ({prox['profile']})"
+    )
+    console.print(f"  why: {prox['reason']}")
+    console.print(
+        f"  spans {prox['files']} file(s), {prox['packages']} package(s), "
+        f"{prox['classes']} class(es), {prox['methods']} method(s); shared package "
+        f"prefix '{prox['shared_package_prefix']}' (depth "
+        f"{prox['shared_package_depth']}), cutoff {prox['cutoff']}; located from "
+        f"{prox['located_by']}"
+    )
+
+
+@app.command()
+def localization(
+    ctx: typer.Context,
+    reference: Annotated[
+        str, typer.Option("--reference", help="The developer's patch.", show_default=False)
+    ],
+    candidate: Annotated[
+        str,
+        typer.Option(
+            "--candidate",
+            help="The agent's patch ('-' for standard input). An "
+            "empty or unparseable one localizes nothing.",
+            show_default=False,
+        ),
+    ],
+    repo: RepoOpt = None,
+    rev: RevOpt = None,
+    reverse: ReverseOpt = False,
+    reverse_reference: ReverseReferenceOpt = False,
+    hunks: HunksOpt = Hunking.as_given,
+    exclude_tests: ExcludeTestsOpt = False,
+    format: FormatOpt = Format.table,
+) -> None:
+    """Did an agent's patch touch every file, hunk and method the developer's did?
+
+    file_superset is true when the candidate modifies every file the reference does.
+    hunk_recall is the share of reference hunks whose changed lines overlap a candidate
+    hunk's in the same file (pre-image coordinates); method_recall the share of the
+    reference's methods the candidate touches (needs --repo/--rev). Files compare by
+    their pre-image path, so a candidate that renames the file it fixes still counts.
+
+    Example:
+
+      hunkmetrics localization --reference Lang_27.diff --reverse-reference
+      --candidate agent.diff --repo commons-lang --rev 7c91533
+    """
+
+    def run() -> None:
+        stdin = sys.stdin.buffer.read() if candidate == "-" else None
+        with ExitStack() as stack:
+            ref_ws = stack.enter_context(
+                open_workspace(
+                    reference,
+                    repo=repo,
+                    rev=rev,
+                    reverse=reverse != reverse_reference,
+                    hunking=hunks.value,
+                )
+            )
+            cand_ws, error = open_candidate(
+                candidate,
+                repo=repo,
+                rev=rev,
+                reverse=reverse,
+                hunking=hunks.value,
+                stdin=stdin,
+                cache=ref_ws.cache,
+            )
+            if cand_ws is not None:
+                stack.enter_context(cand_ws)
+            result = ref_ws.localization(
+                cand_ws, exclude_tests=exclude_tests, candidate_error=error
+            )
+            document = localization_document(ref_ws, cand_ws, result, candidate)
+        emit(
+            document,
+            format,
+            lambda doc: render_localization(doc["localization"]),
+            [document["localization"]],
+            LOCALIZATION_COLUMNS,
+        )
+
+    guarded(ctx, run)
+
+
+LOCALIZATION_COLUMNS = [
+    "file_superset",
+    "missed_files",
+    "extra_files",
+    "hunk_recall",
+    "reference_hunks",
+    "hunks_found",
+    "method_recall",
+    "method_recall_reason",
+    "exclude_tests",
+    "candidate_error",
+]
+
+
+def _share(value: float | None, reason: str | None = None) -> str:
+    return f"{value:.0%}" if value is not None else f"n/a ({reason})" if reason else "n/a"
+
+
+def render_localization(loc: dict[str, Any], console: Console | None = None) -> None:
+    console = console or Console(highlight=False)
+    verdict = "[bold green]yes[/bold green]" if loc["file_superset"] else "[bold red]no[/bold red]"
+    console.print(f"localized (touches every reference file): {verdict}")
+    if loc["candidate_error"]:
+        console.print(f"  candidate: [red]{loc['candidate_error']}[/red]")
+    for name in loc["missed_files"]:
+        console.print(f"  [red]missed[/red] {name}")
+    for name in loc["extra_files"]:
+        console.print(f"  [yellow]extra[/yellow]  {name}")
+    console.print(
+        f"  hunk recall {_share(loc['hunk_recall'])} ({loc['hunks_found']}/"
+        f"{loc['reference_hunks']})   method recall "
+        f"{_share(loc['method_recall'], loc['method_recall_reason'])}"
+    )
+
+
+@app.command()
+def characterize(
+    ctx: typer.Context,
+    patch: PatchArg,
+    repo: RepoOpt = None,
+    rev: RevOpt = None,
+    reverse: ReverseOpt = False,
+    hunks: HunksOpt = Hunking.as_given,
+    profile: ProfileOpt = PROFILE_DEFAULT,
+    cutoff: CutoffOpt = None,
+    weight: WeightOpt = DISTRIBUTED_WEIGHT,
+    reference: ReferenceOpt = None,
+    reverse_reference: ReverseReferenceOpt = False,
+    exclude_tests: ExcludeTestsOpt = False,
+    format: FormatOpt = Format.table,
+) -> None:
+    """Everything about one patch in one run: hunks and their methods, divergence,
+    proximity and, with --reference, localization against the developer's patch. Each
+    file is parsed once for all of it.
+
+    Examples:
+
+      hunkmetrics characterize Lang_27.diff --profile birch --repo commons-lang --rev c2560c0
+
+      hunkmetrics characterize agent.diff --reference dev.diff --repo . --format json
+    """
+
+    def run() -> None:
+        with ExitStack() as stack:
+            workspace = stack.enter_context(load(patch, repo, rev, reverse, hunks))
+            ref_ws = None
+            if reference is not None:
+                ref_ws = stack.enter_context(
+                    open_workspace(
+                        reference,
+                        repo=repo,
+                        rev=rev,
+                        reverse=reverse != reverse_reference,
+                        hunking=hunks.value,
+                        cache=workspace.cache,
+                    )
+                )
+            result = workspace.characterize(
+                profile=profile.value,
+                cutoff=cutoff,
+                distributed_weight=weight,
+                reference=ref_ws,
+                exclude_tests=exclude_tests,
+            )
+            document = result.to_dict(lazy_pairs=True)
+        emit(document, format, render_characterization)
+
+    guarded(ctx, run)
+
+
+def render_characterization(document: dict[str, Any]) -> None:
+    console = Console(highlight=False)
+    div, prox = document["divergence"], document["proximity"]
+    console.print(
+        f"[bold]{document['patch']}[/bold]   {document['hunk_count']} hunks, "
+        f"profile {document['profile']}"
+    )
+    console.print(
+        f"  [bold cyan]{prox['class'] or 'no class'}[/bold cyan]   "
+        f"[bold]Div(P) = {div['value']:.4f}[/bold]   "
+        f"(L {_number(div['means']['lexical'])}, "
+        f"S {_number(div['means']['structural'])}, "
+        f"F {_number(div['means']['file'])})"
+    )
+    console.print(f"  why: {prox['reason']}")
+    render_hunks(document, console=console)
+    if "localization" in document:
+        render_localization(document["localization"], console)

@@ -1,0 +1,58 @@
+"""Pieces every command module shares: error handling, warnings, command groups.
+
+Command modules import from here; cli/root.py imports the command modules and adds
+their commands to the application, so imports flow one way."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from ..errors import EXIT_INPUT, EXIT_INTERNAL, HunkmetricsError
+
+
+def command_group() -> typer.Typer:
+    """A module's own set of commands (`@group.command()`); root.py adds them to the
+    application with `include`."""
+    return typer.Typer()
+
+
+def include(app: typer.Typer, group: typer.Typer) -> None:
+    """Add `group`'s commands to `app` as top-level commands."""
+    app.registered_commands.extend(group.registered_commands)
+
+
+def fail(message: str, code: int) -> NoReturn:
+    """Print `hunkmetrics: <message>` on stderr and exit with `code`."""
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err.print(f"hunkmetrics: {message}", markup=False)
+    raise typer.Exit(code)
+
+
+def guarded(ctx: typer.Context, action: Callable[[], Any]) -> Any:
+    """Run a command body: input errors → one line and exit 2; bugs → exit 1."""
+    try:
+        return action()
+    except typer.Exit:
+        raise
+    except HunkmetricsError as exc:
+        fail(f"error: {exc}", EXIT_INPUT)
+    except BrokenPipeError:
+        raise typer.Exit(0) from None
+    except Exception as exc:  # an internal error: never a bare traceback by default
+        if ctx.obj and ctx.obj.get("debug"):
+            raise
+        fail(
+            f"internal error: {type(exc).__name__}: {exc} (re-run with --debug for the traceback)",
+            EXIT_INTERNAL,
+        )
+
+
+def print_warnings(warnings: list[str]) -> None:
+    """Each warning as one `hunkmetrics: warning: ...` line on stderr."""
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    for warning in warnings:
+        err.print(f"hunkmetrics: warning: {warning}", markup=False)

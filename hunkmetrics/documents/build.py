@@ -1,0 +1,257 @@
+"""Builders of every JSON document, each through its shape (shapes.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from ..jsonshape import JSON
+from ..lang.languages import rules_for_path
+from ..lang.locate import LocatedHunk
+from ..metrics.divergence import DivergenceResult
+from ..metrics.localization import LocalizationResult
+from ..metrics.proximity import ProximityResult
+from ..patch.model import Patch
+from ..sources.resolve import Sources
+from ..version import __version__
+from .shapes import CHARACTERIZE_LOCALIZATION, CONFIGS, DOCUMENTS, EXCLUDED_FILE, FILE, HUNK
+
+TOOL = {"name": "hunkmetrics", "version": __version__}
+
+
+class DocumentSource(Protocol):
+    """What a document is made from: a Workspace (patch, sources, located hunks)."""
+
+    @property
+    def patch(self) -> Patch: ...
+
+    @property
+    def sources(self) -> Sources | None: ...
+
+    @property
+    def warnings(self) -> list[str]: ...
+
+    def located(self) -> list[LocatedHunk]: ...
+
+
+def config_block(**settings: Any) -> dict[str, Any]:
+    """The settings in force, with a short fingerprint of them: documents made under
+    different settings never look alike."""
+    canonical = json.dumps(settings, sort_keys=True, separators=(",", ":"))
+    return {**settings, "fingerprint": hashlib.sha256(canonical.encode()).hexdigest()[:12]}
+
+
+def source_block(workspace: DocumentSource) -> dict[str, str] | None:
+    if workspace.sources is None:
+        return None
+    return {"description": workspace.sources.description, "side": workspace.sources.side}
+
+
+def hunk_record(item: LocatedHunk) -> dict[str, Any]:
+    """One hunk as in the `hunkmetrics/hunks/v1` document."""
+    hunk, loc = item.hunk, item.location
+    return HUNK.build(
+        {
+            "index": hunk.index,
+            "file": item.file.path,
+            "old_path": item.file.old_path,
+            "status": item.file.status.value,
+            "old_start": hunk.old_start,
+            "old_lines": hunk.old_lines,
+            "new_start": hunk.new_start,
+            "new_lines": hunk.new_lines,
+            "added": len(hunk.added),
+            "removed": len(hunk.removed),
+            "changed_lines": list(hunk.changed_lines),
+            "language": loc.language,
+            "package": loc.package,
+            "class": loc.class_name,
+            "method": loc.method,
+            "methods": list(loc.methods),
+            "method_span": list(loc.method_span) if loc.method_span else None,
+            "located_by": loc.located_by,
+            "placed": loc.placed,
+            "note": loc.note,
+        }
+    )
+
+
+def file_records(workspace: DocumentSource) -> list[dict[str, Any]]:
+    """Every file section of the patch (the characterize document's `files`)."""
+    out = []
+    for f in workspace.patch.files:
+        rules = rules_for_path(f.path)
+        out.append(
+            FILE.build(
+                {
+                    "file": f.path,
+                    "old_path": f.old_path,
+                    "status": f.status.value,
+                    "language": rules.name if rules else None,
+                    "hunks": len(f.hunks),
+                    "excluded": f.excluded_reason,
+                }
+            )
+        )
+    return out
+
+
+def _build(name: str, workspace: DocumentSource, body: dict[str, Any], **config: Any) -> JSON:
+    """A document: its head (schema, tool, config with the patch's hunking and
+    direction) and `body`, in the shape's key order."""
+    patch = workspace.patch
+    settings = config_block(**config, hunking=patch.hunking, reverse=patch.reversed)
+    return DOCUMENTS[name].build(
+        {
+            "schema": f"hunkmetrics/{name}/v1",
+            "tool": dict(TOOL),
+            "config": CONFIGS[name].build(settings),
+            "patch": patch.name,
+            "source": source_block(workspace),
+            **body,
+        }
+    )
+
+
+def hunks_document(workspace: DocumentSource) -> JSON:
+    """The `hunkmetrics/hunks/v1` JSON document."""
+    return _build(
+        "hunks",
+        workspace,
+        {
+            "excluded_files": [
+                EXCLUDED_FILE.build({"file": f.path, "reason": f.excluded_reason})
+                for f in workspace.patch.files
+                if f.excluded_reason
+            ],
+            "hunks": [hunk_record(item) for item in workspace.located()],
+            "warnings": workspace.warnings,
+        },
+    )
+
+
+def divergence_document(
+    workspace: DocumentSource, result: DivergenceResult, *, lazy_pairs: bool = False
+) -> JSON:
+    """The `hunkmetrics/divergence/v1` JSON document (see DivergenceResult.to_dict for
+    `lazy_pairs`)."""
+    return _build(
+        "divergence",
+        workspace,
+        {
+            "hunk_count": result.hunk_count,
+            "divergence": result.to_dict(lazy_pairs=lazy_pairs),
+            "warnings": workspace.warnings + list(result.warnings),
+        },
+        profile=result.profile,
+        distributed_weight=result.distributed_weight,
+    )
+
+
+def proximity_document(workspace: DocumentSource, result: ProximityResult) -> JSON:
+    """The `hunkmetrics/proximity/v1` JSON document."""
+    located = {item.hunk.index: item for item in workspace.located()}
+    return _build(
+        "proximity",
+        workspace,
+        {
+            "hunk_count": len(result.hunk_indices),
+            "proximity": result.to_dict(),
+            "hunks": [hunk_record(located[i]) for i in result.hunk_indices],
+            "warnings": workspace.warnings + list(result.warnings),
+        },
+        profile=result.profile,
+        cutoff=result.cutoff,
+    )
+
+
+def localization_document(
+    reference: DocumentSource,
+    candidate: DocumentSource | None,
+    result: LocalizationResult,
+    candidate_name: str,
+) -> JSON:
+    """The `hunkmetrics/localization/v1` JSON document."""
+    warnings = reference.warnings + (candidate.warnings if candidate else [])
+    settings = config_block(
+        exclude_tests=result.exclude_tests,
+        hunking=reference.patch.hunking,
+        reverse_reference=reference.patch.reversed,
+        reverse_candidate=candidate.patch.reversed if candidate else False,
+    )
+    return DOCUMENTS["localization"].build(
+        {
+            "schema": "hunkmetrics/localization/v1",
+            "tool": dict(TOOL),
+            "config": CONFIGS["localization"].build(settings),
+            "reference": reference.patch.name,
+            "candidate": candidate_name,
+            "source": source_block(reference),
+            "localization": result.to_dict(),
+            "warnings": warnings,
+        }
+    )
+
+
+def characterize_document(
+    workspace: DocumentSource,
+    divergence: DivergenceResult,
+    proximity: ProximityResult,
+    *,
+    warnings: Sequence[str],
+    localization: LocalizationResult | None = None,
+    reference_name: str | None = None,
+    lazy_pairs: bool = False,
+) -> JSON:
+    """The `hunkmetrics/characterize/v1` JSON document (Characterization.to_dict)."""
+    body: dict[str, Any] = {
+        "profile": divergence.profile,
+        "hunk_count": divergence.hunk_count,
+        "files": file_records(workspace),
+        "hunks": [hunk_record(item) for item in workspace.located()],
+        "divergence": divergence.to_dict(lazy_pairs=lazy_pairs),
+        "proximity": proximity.to_dict(),
+        "warnings": list(warnings),
+    }
+    if localization is not None:
+        body["localization"] = CHARACTERIZE_LOCALIZATION.build(
+            {"reference": reference_name, **localization.to_dict()}
+        )
+    return _build(
+        "characterize",
+        workspace,
+        body,
+        profile=divergence.profile,
+        distributed_weight=divergence.distributed_weight,
+        cutoff=proximity.cutoff,
+    )
+
+
+def characterize_head(
+    patch_name: str,
+    *,
+    profile: str,
+    distributed_weight: float,
+    cutoff: int | None,
+    hunking: str,
+    reverse: bool,
+) -> JSON:
+    """The leading keys of a characterize/v1 document (schema, tool, config, patch,
+    profile) for a patch that could not be characterized: a dataset's error record.
+    `cutoff` is as requested (None: the profile's)."""
+    settings = config_block(
+        profile=profile,
+        distributed_weight=distributed_weight,
+        cutoff=cutoff,
+        hunking=hunking,
+        reverse=reverse,
+    )
+    return {
+        "schema": "hunkmetrics/characterize/v1",
+        "tool": dict(TOOL),
+        "config": CONFIGS["characterize"].build(settings),
+        "patch": patch_name,
+        "profile": profile,
+    }

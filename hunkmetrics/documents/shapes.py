@@ -1,0 +1,175 @@
+"""The shapes of every document: keys in the order they are written, and the JSON
+Schema derived from them (`schema(name)`). The metric objects' shapes (DIVERGENCE,
+PROXIMITY, LOCALIZATION) sit beside their results in hunkmetrics/metrics/."""
+
+from __future__ import annotations
+
+from ..jsonshape import (
+    BOOL,
+    COUNT,
+    COUNTS,
+    JSON,
+    STR,
+    STRINGS,
+    UNIT,
+    Array,
+    Leaf,
+    Nullable,
+    Obj,
+    Shape,
+    const,
+    enum,
+)
+from ..metrics.divergence import DIVERGENCE
+from ..metrics.localization import LOCALIZATION
+from ..metrics.profiles import PROFILE_NAMES
+from ..metrics.proximity import PROXIMITY
+from ..patch.model import FileStatus
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+TOOL_SHAPE = Obj({"name": const("hunkmetrics"), "version": STR})
+SOURCE = Nullable(Obj({"description": STR, "side": enum("pre", "post")}))
+WARNINGS = STRINGS
+PROFILE = enum(*PROFILE_NAMES)
+HUNKING = enum("as-given", "regions")
+FINGERPRINT = Leaf({"type": "string", "pattern": "^[0-9a-f]{12}$"})
+STATUS = enum(*(status.value for status in FileStatus))
+
+HUNK = Obj(
+    {
+        "index": COUNT,
+        "file": STR,
+        "old_path": Nullable(STR),
+        "status": STATUS,
+        "old_start": COUNT,
+        "old_lines": COUNT,
+        "new_start": COUNT,
+        "new_lines": COUNT,
+        "added": COUNT,
+        "removed": COUNT,
+        "changed_lines": COUNTS,
+        "language": Nullable(STR),
+        "package": Nullable(STR),
+        "class": Nullable(STR),
+        "method": Nullable(STR),
+        "methods": STRINGS,
+        "method_span": Nullable(Array(COUNT, min_items=2, max_items=2)),
+        "located_by": enum("source", "diff"),
+        "placed": BOOL,
+        "note": Nullable(STR),
+    }
+)
+FILE = Obj(
+    {
+        "file": STR,
+        "old_path": Nullable(STR),
+        "status": STATUS,
+        "language": Nullable(STR),
+        "hunks": COUNT,
+        "excluded": Nullable(STR),
+    }
+)
+EXCLUDED_FILE = Obj({"file": STR, "reason": STR})
+CHARACTERIZE_LOCALIZATION = LOCALIZATION.with_fields(first={"reference": STR})
+
+
+def _config(**settings: Leaf) -> Obj:
+    return Obj({**settings, "fingerprint": FINGERPRINT})
+
+
+CONFIGS = {
+    "hunks": _config(hunking=HUNKING, reverse=BOOL),
+    "divergence": _config(profile=PROFILE, distributed_weight=UNIT, hunking=HUNKING, reverse=BOOL),
+    "proximity": _config(profile=PROFILE, cutoff=COUNT, hunking=HUNKING, reverse=BOOL),
+    "localization": _config(
+        exclude_tests=BOOL, hunking=HUNKING, reverse_reference=BOOL, reverse_candidate=BOOL
+    ),
+    "characterize": _config(
+        profile=PROFILE, distributed_weight=UNIT, cutoff=COUNT, hunking=HUNKING, reverse=BOOL
+    ),
+}
+
+
+def _document(name: str, body: dict[str, Shape], optional: frozenset[str] = frozenset()) -> Obj:
+    head: dict[str, Shape] = {
+        "schema": const(f"hunkmetrics/{name}/v1"),
+        "tool": TOOL_SHAPE,
+        "config": CONFIGS[name],
+    }
+    return Obj({**head, **body}, optional)
+
+
+DOCUMENTS: dict[str, Obj] = {
+    "hunks": _document(
+        "hunks",
+        {
+            "patch": STR,
+            "source": SOURCE,
+            "excluded_files": Array(EXCLUDED_FILE),
+            "hunks": Array(HUNK),
+            "warnings": WARNINGS,
+        },
+    ),
+    "divergence": _document(
+        "divergence",
+        {
+            "patch": STR,
+            "source": SOURCE,
+            "hunk_count": COUNT,
+            "divergence": DIVERGENCE,
+            "warnings": WARNINGS,
+        },
+    ),
+    "proximity": _document(
+        "proximity",
+        {
+            "patch": STR,
+            "source": SOURCE,
+            "hunk_count": COUNT,
+            "proximity": PROXIMITY,
+            "hunks": Array(HUNK),
+            "warnings": WARNINGS,
+        },
+    ),
+    "localization": _document(
+        "localization",
+        {
+            "reference": STR,
+            "candidate": STR,
+            "source": SOURCE,
+            "localization": LOCALIZATION,
+            "warnings": WARNINGS,
+        },
+    ),
+    "characterize": _document(
+        "characterize",
+        {
+            "patch": STR,
+            "profile": PROFILE,
+            "source": SOURCE,
+            "hunk_count": COUNT,
+            "files": Array(FILE),
+            "hunks": Array(HUNK),
+            "divergence": DIVERGENCE,
+            "proximity": PROXIMITY,
+            "warnings": WARNINGS,
+            "localization": CHARACTERIZE_LOCALIZATION,
+        },
+        optional=frozenset({"localization"}),
+    ),
+}
+DOCUMENT_NAMES = tuple(DOCUMENTS)
+
+
+def schema(name: str) -> JSON:
+    """The JSON Schema of one document: hunks, divergence, proximity, localization or
+    characterize."""
+    if name not in DOCUMENTS:
+        raise KeyError(f"no schema named {name!r} (one of {', '.join(DOCUMENT_NAMES)})")
+    return {
+        "$schema": DRAFT,
+        "$id": f"https://hunkmetrics.dev/schemas/{name}.v1.json",
+        "title": f"hunkmetrics {name} document, version 1",
+        **DOCUMENTS[name].schema(),
+    }

@@ -1,0 +1,121 @@
+"""What a profile is: the pair components and rules a divergence or proximity run uses.
+
+Each profile module (default.py, birch.py) builds one `Profile` that says everything the
+profile changes; metrics and clients ask it instead of comparing profile names."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+import numpy as np
+
+from ...lang.index import ParseCache
+from ...patch.model import FileDiff, FileStatus, Hunk, Patch
+from ...sources.resolve import Sources
+from ..features import FeatureSet, patch_features
+from ..filelevel import file_distance
+
+DISTRIBUTED_WEIGHT = 2.0  # the published g for hunks in different files
+PROXIMITY_CLASSES = ("Nucleus", "Cluster", "Orbit", "Sprawl", "Fragment")
+
+CountedHunks = list[tuple[Hunk, FileDiff]]
+
+
+@dataclass
+class PairInputs:
+    """What a pair component reads: the counted hunks (in order) with their patch,
+    sources and parse cache. Per-hunk features are computed once, on first use, and
+    their warnings join `warnings` (the run's, in order)."""
+
+    patch: Patch
+    hunks: CountedHunks
+    sources: Sources | None
+    cache: ParseCache
+    warnings: list[str] = field(default_factory=list)
+    _features: FeatureSet | None = None
+
+    def features(self) -> FeatureSet:
+        if self._features is None:
+            self._features = patch_features(self.patch, self.hunks, self.sources, self.cache)
+            self.warnings.extend(self._features.warnings)
+        return self._features
+
+
+# A pair component: an n×n matrix over the counted hunks (only i < j is read). It may
+# append warnings to `inputs.warnings`.
+Component = Callable[[PairInputs], np.ndarray]
+
+
+def directory_package(path: str) -> tuple[str, ...]:
+    """The file's directories."""
+    return tuple(PurePosixPath(path).parts[:-1])
+
+
+def median_half_cutoff(packages: Sequence[tuple[str, ...]]) -> int:
+    """floor(median package depth / 2)."""
+    return math.floor(statistics.median(len(p) for p in packages) / 2) if packages else 0
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Everything a profile decides, in one place.
+
+    - `lexical`, `structural`: the pair components L and S (functions of PairInputs);
+    - `counts_whole_files`: whether hunks of files that exist on one side only count;
+    - `package_rule`: the package a proximity class compares, from a file path;
+    - `cutoff`: the Sprawl cutoff, or None for floor(median package depth / 2);
+    - `file_capped`: whether the file-level distance F is capped at 1;
+    - `distributed_weight`: the default g for hunks in different files."""
+
+    name: str
+    summary: str
+    lexical: Component
+    structural: Component
+    counts_whole_files: bool
+    package_rule: Callable[[str], tuple[str, ...]]
+    cutoff: int | None
+    file_capped: bool
+    distributed_weight: float = DISTRIBUTED_WEIGHT
+
+    def counts_status(self, status: FileStatus) -> bool:
+        """Whether the hunks of a file section with this status count (birch: not those
+        of files that exist on one side only)."""
+        whole_file = status in (FileStatus.ADDED, FileStatus.DELETED)
+        return self.counts_whole_files or not whole_file
+
+    def counted_hunks(self, patch: Patch) -> tuple[CountedHunks, list[int]]:
+        """The content hunks this profile counts (with their files), and the indices of
+        those it leaves out."""
+        kept: CountedHunks = []
+        dropped: list[int] = []
+        for file_diff in patch.content_files:
+            counts = self.counts_status(file_diff.status)
+            for hunk in file_diff.hunks:
+                if counts:
+                    kept.append((hunk, file_diff))
+                else:
+                    dropped.append(hunk.index)
+        return kept, dropped
+
+    def dropped_note(self, dropped: Sequence[int]) -> str:
+        """The warning for hunks `counted_hunks` left out."""
+        return (
+            f"hunks {','.join(map(str, dropped))}: whole-file sections, not "
+            f"counted in the {self.name} profile"
+        )
+
+    def package_of(self, path: str) -> tuple[str, ...]:
+        """The package of `path` as proximity compares it."""
+        return self.package_rule(path)
+
+    def cutoff_for(self, packages: Sequence[tuple[str, ...]]) -> int:
+        """The Sprawl cutoff for hunks in these packages."""
+        return self.cutoff if self.cutoff is not None else median_half_cutoff(packages)
+
+    def file_distance(self, path_a: str, path_b: str) -> float:
+        """F between two files under this profile's cap."""
+        return file_distance(path_a, path_b, capped=self.file_capped)

@@ -1,0 +1,33 @@
+"""The `default` profile: token edit distance, AST edit bags, every content hunk,
+packages as directories, a cutoff from the hunks' own package depths, F capped at 1."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..lexical import token_distance_matrix
+from ..structural import bag_distance_matrix
+from .base import PairInputs, Profile, directory_package
+
+
+def token_edit_distance(inputs: PairInputs) -> np.ndarray:
+    """L: normalized Levenshtein distance between the hunks' code-token sequences."""
+    return token_distance_matrix([f.tokens for f in inputs.features().hunks])
+
+
+def edit_bag_distance(inputs: PairInputs) -> np.ndarray:
+    """S: weighted Jaccard distance between the hunks' AST edit bags."""
+    feats = inputs.features().hunks
+    return bag_distance_matrix([f.bag for f in feats], [f.language for f in feats])
+
+
+DEFAULT = Profile(
+    name="default",
+    summary="token edit distance and AST edit bags",
+    lexical=token_edit_distance,
+    structural=edit_bag_distance,
+    counts_whole_files=True,
+    package_rule=directory_package,
+    cutoff=None,
+    file_capped=True,
+)
