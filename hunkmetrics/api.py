@@ -166,58 +166,12 @@ def characterize(
             ref_ws.close()
 
 
-# --- old private names, kept until batch/runner.py and mining.py call the Workspace
-# methods; remove then.
-
-
-def characterize_workspace(
-    ws: Workspace,
-    *,
-    profile: str | Profile = DEFAULT_PROFILE,
-    cutoff: int | None = None,
-    distributed_weight: float | None = None,
-    reference: Workspace | None = None,
-    exclude_tests: bool = False,
-) -> Characterization:
-    """Deprecated alias of `ws.characterize(...)`."""
-    return ws.characterize(
-        profile=profile,
-        cutoff=cutoff,
-        distributed_weight=distributed_weight,
-        reference=reference,
-        exclude_tests=exclude_tests,
-    )
-
-
-def proximity_of(
-    workspace: Workspace, profile: str | Profile = DEFAULT_PROFILE, cutoff: int | None = None
-) -> ProximityResult:
-    """Deprecated alias of `workspace.proximity(...)`."""
-    return workspace.proximity(profile=profile, cutoff=cutoff)
-
-
-def localization_of(
-    reference: Workspace,
-    candidate: Workspace | None,
-    *,
-    exclude_tests: bool = False,
-    candidate_error: str | None = None,
-) -> LocalizationResult:
-    """Deprecated alias of `reference.localization(...)`."""
-    return reference.localization(
-        candidate, exclude_tests=exclude_tests, candidate_error=candidate_error
-    )
-
-
 __all__ = [
     "Characterization",
     "Source",
     "characterize",
-    "characterize_workspace",
     "divergence",
     "localization",
-    "localization_of",
     "open_candidate",
     "proximity",
-    "proximity_of",
 ]

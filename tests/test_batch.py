@@ -652,14 +652,14 @@ def lines_of_prefix(path: Path) -> list[dict]:
 
 
 def test_an_internal_error_in_one_item_is_its_error_line(tmp_path, gen, monkeypatch) -> None:
-    real = batch_runner.characterize_workspace
+    real = batch_runner.Workspace.characterize
 
     def flaky(ws, **kwargs):
         if ws.patch.name.endswith("p003.diff"):
             raise ZeroDivisionError("boom\nwith a second line")
         return real(ws, **kwargs)
 
-    monkeypatch.setattr(batch_runner, "characterize_workspace", flaky)
+    monkeypatch.setattr(batch_runner.Workspace, "characterize", flaky)
     out = tmp_path / "out.jsonl"
     summary = run_batch(
         gen.patches,

@@ -135,10 +135,8 @@ def test_config_fingerprint_tracks_every_setting() -> None:
 def test_characterize_parses_each_file_once(java_repo) -> None:
     patch = PATCHES / "java_two_hunks_one_method.diff"
     with hunkmetrics.open_workspace(patch, repo=java_repo.path, rev="base") as ws:
-        from hunkmetrics.api import characterize_workspace
-
-        characterize_workspace(ws, profile="birch")
-        characterize_workspace(ws, profile="default")
+        ws.characterize(profile="birch")
+        ws.characterize(profile="default")
         # One file: its pre-image and its derived post-image, two parses in all.
         assert ws.cache.parses == 2
 

@@ -37,6 +37,7 @@ from hunkmetrics.datasets.mine import (
     scan_candidates,
 )
 from hunkmetrics.errors import HunkmetricsError
+from hunkmetrics.workspace import Workspace
 
 META = ("id", "commit", "parent", "summary", "date", "author", "error")
 CALC = "src/main/java/com/acme/Calc.java"
@@ -545,14 +546,14 @@ def test_a_failing_commit_gets_an_error_line_and_the_run_goes_on(
     history, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ids = history["ids"]
-    real = mining.characterize_workspace
+    real = Workspace.characterize
 
     def flaky(workspace, **kwargs):
         if any(f.path == UTIL for f in workspace.patch.files):
             raise ValueError("boom\nsecond line")
         return real(workspace, **kwargs)
 
-    monkeypatch.setattr(mining, "characterize_workspace", flaky)
+    monkeypatch.setattr(Workspace, "characterize", flaky)
     stats = mine(history["repo"], tmp_path / "out.jsonl", mine_options())
     records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert [r["id"] for r in records] == [ids["C1"], ids["C4"], ids["C8"]]

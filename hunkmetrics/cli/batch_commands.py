@@ -23,10 +23,10 @@ from rich.text import Text
 from ..errors import HunkmetricsError
 from .common import command_group, guarded, print_warnings
 from .options import (
+    PROFILE_DEFAULT,
     CutoffOpt,
     Hunking,
     HunksOpt,
-    Profile,
     ProfileOpt,
     RepoOpt,
     ReverseOpt,
@@ -130,7 +130,7 @@ def batch(
     rev: RevOpt = None,
     reverse: ReverseOpt = False,
     hunks: HunksOpt = Hunking.as_given,
-    profile: ProfileOpt = Profile.default,
+    profile: ProfileOpt = PROFILE_DEFAULT,
     cutoff: CutoffOpt = None,
     weight: WeightOpt = 2.0,
     jobs: Annotated[
@@ -224,7 +224,7 @@ def batch(
                 ]
             )
         settings = Settings(
-            profile=profile.value, cutoff=cutoff, distributed_weight=weight, hunking=hunks.value
+            profile=profile, cutoff=cutoff, distributed_weight=weight, hunking=hunks.value
         )
         with BarProgress() as progress:
             summary = run_batch(

@@ -219,7 +219,7 @@ def divergence(
 
     def run() -> None:
         with load(patch, repo, rev, reverse, hunks) as workspace:
-            result = workspace.divergence(profile=profile.value, distributed_weight=weight)
+            result = workspace.divergence(profile=profile, distributed_weight=weight)
             document = divergence_document(workspace, result, lazy_pairs=True)
         emit(
             document,
@@ -318,7 +318,7 @@ def proximity(
 
     def run() -> None:
         with load(patch, repo, rev, reverse, hunks) as workspace:
-            result = workspace.proximity(profile=profile.value, cutoff=cutoff)
+            result = workspace.proximity(profile=profile, cutoff=cutoff)
             document = proximity_document(workspace, result)
         emit(
             document,
@@ -519,7 +519,7 @@ def characterize(
                     )
                 )
             result = workspace.characterize(
-                profile=profile.value,
+                profile=profile,
                 cutoff=cutoff,
                 distributed_weight=weight,
                 reference=ref_ws,

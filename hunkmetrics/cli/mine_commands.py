@@ -13,7 +13,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from ..datasets.mine import DEFAULT_GREP, MineStats, mine_options
 from ..datasets.mine import mine as mine_repository
 from .common import command_group, guarded
-from .options import Profile, ProfileOpt
+from .options import PROFILE_DEFAULT, ProfileOpt
 
 app = command_group()  # cli/root.py adds these commands to the application
 
@@ -124,7 +124,7 @@ def mine(
             rich_help_panel=_FILTERS,
         ),
     ] = None,
-    profile: ProfileOpt = Profile.default,
+    profile: ProfileOpt = PROFILE_DEFAULT,
     jobs: Annotated[
         int,
         typer.Option(
@@ -169,7 +169,7 @@ def mine(
             min_hunks=min_hunks,
             max_hunks=max_hunks,
             languages=lang,
-            profile=profile.value,
+            profile=profile,
             exclude_tests=exclude_tests,
             branch=branch,
         )

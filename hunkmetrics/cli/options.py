@@ -16,10 +16,13 @@ class Hunking(StrEnum):
     regions = "regions"
 
 
-# One member per registered profile (metrics/profiles). mypy cannot list members built
-# from a tuple at run time, hence the narrow ignore.
-Profile = StrEnum("Profile", {name: name for name in PROFILE_NAMES})  # type: ignore[misc]
-PROFILE_DEFAULT = Profile(DEFAULT_PROFILE)
+PROFILE_DEFAULT = DEFAULT_PROFILE
+
+
+def _known_profile(name: str) -> str:
+    if name not in PROFILE_NAMES:
+        raise typer.BadParameter(f"{name!r} is not one of {', '.join(PROFILE_NAMES)}")
+    return name
 
 
 class Format(StrEnum):
@@ -74,9 +77,11 @@ FormatOpt = Annotated[
     typer.Option("--format", "-f", help="Output: a table for people, json or csv for programs."),
 ]
 ProfileOpt = Annotated[
-    Profile,
+    str,
     typer.Option(
         "--profile",
+        metavar="[" + "|".join(PROFILE_NAMES) + "]",
+        callback=_known_profile,
         help="; ".join(f"'{p.name}': {p.summary}" for p in PROFILES.values()) + ".",
         rich_help_panel="Metric",
     ),

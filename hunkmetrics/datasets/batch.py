@@ -23,10 +23,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..api import characterize_workspace
-from ..documents import TOOL, config_block
+from ..documents import characterize_head
 from ..errors import HunkmetricsError, PatchError, error_line
-from ..metrics.divergence import DISTRIBUTED_WEIGHT
+from ..metrics.profiles import DISTRIBUTED_WEIGHT
 from ..patch.parse import parse_patch
 from ..sources.readers import FileReader, open_reader
 from ..sources.resolve import resolve_sources
@@ -72,17 +71,14 @@ def error_record(item: Item, settings: Settings, message: str) -> dict[str, Any]
     return {
         "id": item.id,
         "error": one_line(message) or "unknown error",
-        "schema": SCHEMA,
-        "tool": dict(TOOL),
-        "config": config_block(
+        **characterize_head(
+            item.patch,
             profile=settings.profile,
             distributed_weight=settings.distributed_weight,
             cutoff=settings.cutoff,
             hunking=settings.hunking,
             reverse=item.reverse,
         ),
-        "patch": item.patch,
-        "profile": settings.profile,
     }
 
 
@@ -138,12 +134,15 @@ def characterize_item(
         patch = parse_patch(data, name=item.patch, reverse=item.reverse, hunking=settings.hunking)
         reader = readers.get(item)
         sources = resolve_sources(patch, reader) if reader is not None else None
-        document = characterize_workspace(
-            Workspace(patch, sources),
-            profile=settings.profile,
-            cutoff=settings.cutoff,
-            distributed_weight=settings.distributed_weight,
-        ).to_dict()
+        document = (
+            Workspace(patch, sources)
+            .characterize(
+                profile=settings.profile,
+                cutoff=settings.cutoff,
+                distributed_weight=settings.distributed_weight,
+            )
+            .to_dict()
+        )
         return {"id": item.id, "error": None, **document}
     except Exception as exc:  # this item's problem only: its line says so, the run goes on
         if not isinstance(exc, HunkmetricsError):

@@ -139,7 +139,7 @@ class InlineExecutor(Executor):
 
 def _hunkmetrics_version() -> str:
     """Run on each Dask worker: proves the worker can import hunkmetrics."""
-    from .. import __version__
+    from ..version import __version__
 
     return __version__
 
@@ -215,7 +215,7 @@ class DaskExecutor(Executor):
             ) from None
 
     def _check_workers(self) -> None:
-        from .. import __version__
+        from ..version import __version__
 
         try:
             versions = self.client.run(_hunkmetrics_version)

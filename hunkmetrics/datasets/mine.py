@@ -16,7 +16,7 @@ The pipeline (docs/mine.md explains the choices and gives the figures):
    counted by the profile's rule (`counted_hunks`, as the characterize document's
    `hunk_count`) and commits outside `[min_hunks, max_hunks]` are dropped.
 5. **Characterize** each candidate against its parent (the exact pre-image):
-   `open_workspace(diff, repo=repo, rev=parent)` then `characterize_workspace`, in
+   `open_workspace(diff, repo=repo, rev=parent)` then `Workspace.characterize`, in
    worker processes when `jobs > 1`. The driver writes every record through
    `JsonlWriter`.
 
@@ -37,11 +37,11 @@ from datetime import time as dtime
 from pathlib import Path
 from typing import Any
 
-from ..api import characterize_workspace
 from ..errors import HunkmetricsError, PatchError, error_line
 from ..lang.languages import all_rules, rules_for_path
-from ..metrics.divergence import counted_hunks
 from ..metrics.localization import is_test_file
+from ..metrics.profiles import PROFILE_NAMES
+from ..metrics.profiles import profile as profile_named
 from ..patch.model import Patch
 from ..patch.parse import parse_patch
 from ..workspace import open_workspace
@@ -60,7 +60,6 @@ from .records import JsonlWriter
 from .scheduler import run_tasks
 
 DEFAULT_GREP = r"\b(fix(e[sd])?|fixing|bug|issue)\b|#\d+"
-PROFILES = ("default", "birch")
 
 BATCH_COMMITS = 64  # commits per `git diff-tree --stdin` call
 MAX_PATHSPEC_BYTES = 1024 * 1024  # a commit whose source paths exceed this is an error
@@ -159,8 +158,8 @@ def mine_options(
         raise HunkmetricsError("--min-hunks must be at least 1")
     if max_hunks is not None and max_hunks < min_hunks:
         raise HunkmetricsError(f"--max-hunks ({max_hunks}) is below --min-hunks ({min_hunks})")
-    if profile not in PROFILES:
-        raise HunkmetricsError(f"unknown profile {profile!r} (use {' or '.join(PROFILES)})")
+    if profile not in PROFILE_NAMES:
+        raise HunkmetricsError(f"unknown profile {profile!r} (use {' or '.join(PROFILE_NAMES)})")
     return MineOptions(
         grep=compile_grep(DEFAULT_GREP if grep is None else grep),
         since=since,
@@ -202,7 +201,7 @@ def count_hunks(diff: bytes, profile: str = "default") -> int:
     """The hunks of a git diff that `profile` counts: `counted_hunks` of the parsed diff,
     so exactly the characterize document's `hunk_count` (for `birch`, hunks of added
     and deleted files are left out). A diff that does not parse raises PatchError."""
-    kept, _dropped = counted_hunks(parse_patch(diff), profile)
+    kept, _dropped = profile_named(profile).counted_hunks(parse_patch(diff))
     return len(kept)
 
 
@@ -345,7 +344,7 @@ def _examine(
             patch: Patch | None = parse_patch(diff)
         except PatchError:  # characterizing it gives the same error, on its line
             patch = None
-        hunks = -1 if patch is None else len(counted_hunks(patch, options.profile)[0])
+        hunks = -1 if patch is None else len(profile_named(options.profile).counted_hunks(patch)[0])
         if patch is not None and (
             hunks < options.min_hunks
             or (options.max_hunks is not None and hunks > options.max_hunks)
@@ -371,7 +370,7 @@ def characterize_candidate(
             raise HunkmetricsError(candidate.problem)
         patch = candidate.diff if candidate.patch is None else candidate.patch
         with open_workspace(patch, repo=repo, rev=candidate.parent) as workspace:
-            document = characterize_workspace(workspace, profile=profile).to_dict()
+            document = workspace.characterize(profile=profile).to_dict()
     except Exception as exc:
         record["error"] = error_line(exc)
         record["hunk_count"] = candidate.hunk_count if candidate.hunk_count >= 0 else None

@@ -15,8 +15,8 @@ from typing import Any
 
 from ..datasets.records import ResultRecord, read_results
 from ..errors import HunkmetricsError
+from ..metrics.profiles import PROXIMITY_CLASSES
 
-PROXIMITY_CLASSES = ("Nucleus", "Cluster", "Orbit", "Sprawl", "Fragment")
 NO_CLASS = "no class"  # fewer than two hunks: the metrics define no proximity class
 
 TRUE_WORDS = frozenset({"true", "1", "yes"})

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-from .. import __version__
+from ..version import __version__
 from . import figures
 from .data import Joined, Outcomes, Results, Trial, join
 from .stats import ALL, MIN_GROUP, AgentRow, agent_rows, auc_rows, class_rows
