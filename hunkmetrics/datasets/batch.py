@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..documents import characterize_head
-from ..errors import HunkmetricsError, PatchError, error_line
+from ..errors import HunkmetricsError, error_line
 from ..metrics.profiles import DISTRIBUTED_WEIGHT
-from ..patch.parse import parse_patch
+from ..patch.parse import parse_patch, read_patch_bytes
 from ..sources.readers import FileReader, open_reader
 from ..sources.resolve import resolve_sources
 from ..workspace import Workspace
@@ -50,19 +50,6 @@ class Settings:
 
 
 # --- the worker's side ------------------------------------------------------------------
-
-
-def read_patch_bytes(path: str) -> bytes:
-    """A patch file's bytes, with `read_patch`'s messages for what is not a file."""
-    target = Path(path)
-    if not target.exists():
-        raise PatchError(f"{path}: no such file")
-    if target.is_dir():
-        raise PatchError(f"{path}: is a directory, expected a diff file")
-    try:
-        return target.read_bytes()
-    except OSError as exc:
-        raise PatchError(f"{path}: cannot read ({exc.strerror})") from None
 
 
 def error_record(item: Item, settings: Settings, message: str) -> dict[str, Any]:

@@ -45,12 +45,21 @@ def read_patch(
         if stdin is None:
             raise PatchError("no diff on standard input")
         return parse_patch(stdin, name="<stdin>", reverse=reverse, hunking=hunking)
-    path = Path(source)
-    if not path.exists():
+    data = read_patch_bytes(source)
+    return parse_patch(data, name=str(source), reverse=reverse, hunking=hunking)
+
+
+def read_patch_bytes(path: str | Path) -> bytes:
+    """A patch file's bytes; what is not a readable file is a one-line PatchError."""
+    target = Path(path)
+    if not target.exists():
         raise PatchError(f"{path}: no such file")
-    if path.is_dir():
+    if target.is_dir():
         raise PatchError(f"{path}: is a directory, expected a diff file")
-    return parse_patch(path.read_bytes(), name=str(path), reverse=reverse, hunking=hunking)
+    try:
+        return target.read_bytes()
+    except OSError as exc:
+        raise PatchError(f"{path}: cannot read ({exc.strerror})") from None
 
 
 def parse_patch(
