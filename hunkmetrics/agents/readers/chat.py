@@ -167,7 +167,8 @@ def read_qwen(path: Path) -> list[Draft]:
                     else None
                 ),
             )
-            texts, thoughts = [], []
+            texts: list[str] = []
+            thoughts: list[str] = []
             for part in parts:
                 fc = part.get("functionCall")
                 if isinstance(fc, dict):
@@ -190,10 +191,11 @@ def read_qwen(path: Path) -> list[Draft]:
             for part in parts:
                 response = as_dict(part.get("functionResponse"))
                 call_id = call_id or as_str(response.get("id"))
-            call = by_call.get(call_id or "")
-            if call is None:
+            answered = by_call.get(call_id or "")
+            if answered is None:
                 draft.warn("a tool_result answers no functionCall in this file")
                 continue
+            call = answered
             status = as_str(result.get("status"))
             error = result.get("error")
             call.is_error = bool(error) or (status is not None and status not in _OK)

@@ -124,8 +124,9 @@ def read(path: Path) -> list[Draft]:
                     draft.warn(f"message {i}: {len(blocks)} command blocks, no action taken")
             draft.steps.append(step)
         elif role == "tool":
-            call = by_call.get(as_str(item.get("tool_call_id")) or "")
-            if call is not None:
+            answered = by_call.get(as_str(item.get("tool_call_id")) or "")
+            if answered is not None:
+                call = answered
                 call.output = text
                 try:
                     result = json.loads(text)

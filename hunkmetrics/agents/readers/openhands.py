@@ -84,9 +84,10 @@ def events_to_draft(events: list[Record], draft: Draft) -> None:
                 by_id[event_id] = call
         elif ev.get("observation") is not None:
             cause = ev.get("cause")
-            call = by_id.get(cause) if isinstance(cause, int) else None
-            if call is None:
+            answered = by_id.get(cause) if isinstance(cause, int) else None
+            if answered is None:
                 continue
+            call = answered
             extras = as_dict(ev.get("extras"))
             content = ev.get("content")
             call.output = content if isinstance(content, str) else None

@@ -115,7 +115,7 @@ def read(path: Path) -> list[Draft]:
         draft.runtime_source = "sum of trajectory[].execution_time (tool time only)"
     stats = as_dict(info.get("model_stats"))
     if stats:
-        raw = {
+        raw: dict[str, int] = {
             k: as_int(stats.get(k))
             for k in ("tokens_sent", "tokens_received", "api_calls")
             if k in stats
