@@ -75,7 +75,7 @@ def build_attempt(
     if ended is None and stamps:
         ended = max(stamps)
     runtime, runtime_source = draft.runtime_s, draft.runtime_source
-    if runtime is None and started is not None and ended is not None:
+    if runtime is None and started is not None and ended is not None and ended > started:
         runtime = (ended - started).total_seconds()
         runtime_source = "timestamps: last event - first event"
     return Attempt(

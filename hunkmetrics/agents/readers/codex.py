@@ -90,6 +90,10 @@ class _Rollout:
 
     def line(self, rec: Record, number: int) -> None:
         d = self.draft
+        stamp = parse_time(rec.get("timestamp"))
+        if stamp is not None:
+            d.started_at = stamp if d.started_at is None else min(d.started_at, stamp)
+            d.ended_at = stamp if d.ended_at is None else max(d.ended_at, stamp)
         if "payload" in rec and isinstance(rec.get("type"), str):
             self.envelope(str(rec["type"]), as_dict(rec.get("payload")), rec.get("timestamp"))
         elif rec.get("record_type") is not None:
@@ -98,7 +102,6 @@ class _Rollout:
             self.item(rec, rec.get("timestamp"))
         elif number == 1 and "instructions" in rec:
             d.session_id = as_str(rec.get("id"))
-            d.started_at = parse_time(rec.get("timestamp"))
         elif isinstance(rec.get("type"), str):
             d.warn(f"unknown rollout item type {rec.get('type')!r} skipped")
 

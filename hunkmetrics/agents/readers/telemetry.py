@@ -76,6 +76,10 @@ def read(path: Path, fmt: str | None = None) -> list[Draft]:
         attrs = as_dict(rec.get("attributes"))
         draft.session_id = draft.session_id or as_str(attrs.get("session.id"))
         stamp = parse_time(attrs.get("event.timestamp"))
+        if stamp is not None:
+            first = draft.started_at
+            draft.started_at = stamp if first is None else min(first, stamp)
+            draft.ended_at = stamp if draft.ended_at is None else max(draft.ended_at, stamp)
         short = name[len(prefix) :] if prefix and name.startswith(prefix) else name
         if short == "api_response":
             responses += 1
