@@ -1,7 +1,8 @@
 """Split a shell string into the simple commands it runs, with tree-sitter-bash.
 
 `ls -la | tail -1 && cd build` is three commands: `ls`, `tail`, `cd`. Commands are found
-anywhere in the tree (lists, pipelines, subshells, `$(…)`, loop bodies), in source order;
+anywhere in the tree (lists, pipelines, subshells, `$(…)`, loop bodies), in the order they
+run (a substitution before the command that uses it);
 `VAR=` prefixes and redirections leave argv, redirections are kept beside it, and heredoc
 bodies are data, never commands. The walk is iterative, so deep nesting cannot overflow.
 
@@ -60,19 +61,33 @@ class ShellSplitter:
         data = text.encode("utf-8", "surrogatepass")
         tree = self._parser.parse(data)
         root = tree.root_node
-        found: list[Command] = []
-        stack: list[Node] = [root]
+        found: list[tuple[int, Command]] = []
+        # Each entry carries the redirections of the statement it is the body of.
+        stack: list[tuple[Node, list[Redirect]]] = [(root, [])]
         while stack:
-            node = stack.pop()
-            if node.type in _SKIP:
+            node, outer = stack.pop()
+            kind = node.type
+            if kind in _SKIP:
                 continue
-            if node.type in _COMMAND_NODES:
-                cmd = _command(node, data)
+            if kind in _COMMAND_NODES:
+                cmd = _command(node, data, outer)
                 if cmd is not None:
-                    found.append(cmd)
-            stack.extend(reversed(node.children))
-        found.sort(key=lambda c: c.start)
-        return ShellParse(tuple(found), not root.has_error)
+                    found.append((node.end_byte, cmd))
+            children = node.children
+            if kind == "redirected_statement":
+                body = node.child_by_field_name("body")
+                reds: list[Redirect] = []
+                for child in node.children_by_field_name("redirect"):
+                    reds.extend(_redirects(child, data))
+                stack.extend(
+                    (c, reds if body is not None and c.id == body.id else [])
+                    for c in reversed(children)
+                )
+            else:
+                stack.extend((c, []) for c in reversed(children))
+        # By end: a `$(…)` ends before the command that uses its output, as it runs first.
+        found.sort(key=lambda pair: pair[0])
+        return ShellParse(tuple(cmd for _, cmd in found), not root.has_error)
 
 
 def split(text: str) -> ShellParse:
@@ -149,15 +164,9 @@ def _redirects(node: Node, data: bytes) -> list[Redirect]:
     return out
 
 
-def _command(node: Node, data: bytes) -> Command | None:
+def _command(node: Node, data: bytes, outer: list[Redirect]) -> Command | None:
     kind = node.type
-    redirects: list[Redirect] = []
-    parent = node.parent
-    if parent is not None and parent.type == "redirected_statement":
-        body = parent.child_by_field_name("body")
-        if body is not None and body.id == node.id:
-            for child in parent.children_by_field_name("redirect"):
-                redirects.extend(_redirects(child, data))
+    redirects = list(outer)
     if kind == "command":
         name_node = node.child_by_field_name("name")
         if name_node is None:

@@ -33,6 +33,8 @@ from hunkmetrics.agents.model import Tokens
 _NOT_CALLS = frozenset(
     {"message", "system", "change_agent_state", "null", "recall", "condensation"}
 )
+# Actions that end the run and get no observation.
+_FINAL = frozenset({"finish", "reject"})
 _USAGE_KEYS = ("prompt_tokens", "completion_tokens", "cache_read_tokens", "cache_write_tokens")
 
 
@@ -52,6 +54,10 @@ def events_to_draft(events: list[Record], draft: Draft) -> None:
     usage: Record | None = None
     for ev in events:
         stamp = parse_time(ev.get("timestamp"))
+        if stamp is not None:
+            first, last = draft.started_at, draft.ended_at
+            draft.started_at = stamp if first is None else min(first, stamp)
+            draft.ended_at = stamp if last is None else max(last, stamp)
         metrics = as_dict(ev.get("llm_metrics"))
         acc = metrics.get("accumulated_token_usage")
         if isinstance(acc, dict):
@@ -80,7 +86,7 @@ def events_to_draft(events: list[Record], draft: Draft) -> None:
             thought = as_str(args.get("thought")) or ""
             draft.steps.append(StepDraft("agent", stamp, thought, calls=[call]))
             event_id = ev.get("id")
-            if isinstance(event_id, int):
+            if isinstance(event_id, int) and action not in _FINAL:
                 by_id[event_id] = call
         elif ev.get("observation") is not None:
             cause = ev.get("cause")
@@ -93,8 +99,9 @@ def events_to_draft(events: list[Record], draft: Draft) -> None:
             call.output = content if isinstance(content, str) else None
             if ev.get("observation") == "error":
                 call.is_error = True
-            elif "exit_code" in extras:
-                call.is_error = as_int(extras.get("exit_code")) != 0
+            elif "exit_code" in extras or "exit_code" in as_dict(extras.get("metadata")):
+                code = extras.get("exit_code", as_dict(extras.get("metadata")).get("exit_code"))
+                call.is_error = as_int(code) != 0
             elif isinstance(ev.get("success"), bool):
                 call.is_error = not ev.get("success")
             else:
