@@ -59,7 +59,9 @@ def _step(step: Step, calls: tuple[ToolCall, ...]) -> dict[str, object]:
             for c in mine
         ]
         results = [
-            {"source_call_id": _call_id(c), "content": c.output} for c in mine if c.output is not None
+            {"source_call_id": _call_id(c), "content": c.output}
+            for c in mine
+            if c.output is not None
         ]
         if results:
             out["observation"] = {"results": results}
@@ -71,6 +73,7 @@ def _step(step: Step, calls: tuple[ToolCall, ...]) -> dict[str, object]:
                         "is_error": c.is_error,
                         "duration_ms": c.duration_ms,
                         "subagent": c.subagent,
+                        "timestamp": _time(c.timestamp),
                     }
                     for c in mine
                 ]
@@ -84,7 +87,10 @@ def _step(step: Step, calls: tuple[ToolCall, ...]) -> dict[str, object]:
 def to_atif(attempt: Attempt) -> dict[str, object]:
     """The attempt as an ATIF document (a JSON-ready dict)."""
     tokens = attempt.tokens
-    agent: dict[str, object] = {"name": attempt.agent, "version": attempt.agent_version or "unknown"}
+    agent: dict[str, object] = {
+        "name": attempt.agent,
+        "version": attempt.agent_version or "unknown",
+    }
     if attempt.model:
         agent["model_name"] = attempt.model
     return {
@@ -108,6 +114,13 @@ def to_atif(attempt: Attempt) -> dict[str, object]:
                 "runtime_s": attempt.runtime_s,
                 "runtime_source": attempt.runtime_source,
                 "exit_status": attempt.outcome.exit_status if attempt.outcome else None,
+                "tokens": {
+                    "input_uncached": tokens.input_uncached,
+                    "cache_read": tokens.cache_read,
+                    "cache_write": tokens.cache_write,
+                    "output": tokens.output,
+                    "reasoning": tokens.reasoning,
+                },
                 "token_source": tokens.source,
                 "token_convention": tokens.convention,
                 "tokens_raw": dict(tokens.raw),

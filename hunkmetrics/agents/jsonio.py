@@ -13,6 +13,7 @@ from hunkmetrics.agents.errors import TrajectoryError
 from hunkmetrics.agents.shell import shell_of_argv
 
 Record = dict[str, object]
+_TEXT_BLOCKS = ("text", "output_text", "input_text", "summary_text", "reasoning_text")
 
 
 def read_text(path: Path) -> str:
@@ -177,10 +178,6 @@ def content_text(value: object) -> str:
             parts.append(item)
         elif isinstance(item, Mapping):
             text = item.get("text")
-            if isinstance(text, str) and item.get("type", "text") in (
-                "text",
-                "output_text",
-                "input_text",
-            ):
+            if isinstance(text, str) and item.get("type", "text") in _TEXT_BLOCKS:
                 parts.append(text)
     return "\n".join(parts)

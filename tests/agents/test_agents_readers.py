@@ -67,7 +67,11 @@ def test_detection(relative, fmt):
 
 def test_claude_session():
     a = read_trajectory(FIXTURES / "claude" / "session.jsonl")
-    assert (a.agent, a.source_format, a.agent_version) == ("claude-code", "claude_session", "2.0.13")
+    assert (a.agent, a.source_format, a.agent_version) == (
+        "claude-code",
+        "claude_session",
+        "2.0.13",
+    )
     assert a.session_id == "s-claude-1"
     assert a.model == "claude-sonnet-4-5-20250929"
     # 8 tool calls; the first Bash call runs 3 commands, so 10 actions

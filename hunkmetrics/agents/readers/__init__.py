@@ -155,7 +155,9 @@ def detect_format(path: str | Path) -> str:
             value, pos = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
             if seen == 0:
-                raise TrajectoryError(path, f"malformed or truncated JSON: {exc.msg}", exc.lineno) from exc
+                raise TrajectoryError(
+                    path, f"malformed or truncated JSON: {exc.msg}", exc.lineno
+                ) from exc
             break
         seen += 1
         fmt = _record_format(as_dict(value))

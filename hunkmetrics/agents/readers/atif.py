@@ -120,7 +120,7 @@ def read(path: Path) -> list[Draft]:
                     arguments=args,
                     call_id=call_id,
                     shell=shell_text(args.get(key)) if key else None,
-                    timestamp=sd.timestamp,
+                    timestamp=parse_time(flag.get("timestamp")) or sd.timestamp,
                     is_error=error if isinstance(error, bool) else None,
                     duration_ms=as_float(flag.get("duration_ms")),
                     subagent=flag.get("subagent") is True,
@@ -147,6 +147,18 @@ def read(path: Path) -> list[Draft]:
                 "cached_tokens": final.get("total_cached_tokens"),
             },
             "ATIF final_metrics",
+        )
+    saved = as_dict(ours.get("tokens"))
+    if saved:
+        raw = ours.get("tokens_raw")
+        draft.tokens = Tokens(
+            input_uncached=as_int(saved.get("input_uncached")),
+            cache_read=as_int(saved.get("cache_read")),
+            cache_write=as_int(saved.get("cache_write")),
+            output=as_int(saved.get("output")),
+            reasoning=as_int(saved.get("reasoning")),
+            raw=MappingProxyType({str(k): as_int(v) for k, v in as_dict(raw).items()}),
+            source=as_str(ours.get("token_source")) or "ATIF extra.hunkmetrics",
         )
     patch = ours.get("patch")
     if isinstance(patch, str):
