@@ -512,3 +512,25 @@ def test_mini_swe_agent_minimal_trajectory():
     a = read_trajectory(real("mini-swe-agent/local.traj.json"))
     assert names(a) == ["echo", "echo"]
     assert errors(a) == [False, None]
+
+
+def test_claude_subagent_transcripts_beside_the_session():
+    """Newer Claude Code keeps sub-agents in <session>/subagents/agent-*.jsonl."""
+    a = read_trajectory(FIXTURES / "claude" / "s-sub-1.jsonl")
+    assert [(c.tool_name, c.subagent) for c in a.calls] == [
+        ("Agent", False),
+        ("Glob", True),
+        ("Bash", True),
+        ("Edit", False),
+    ]
+    assert cats(a) == ["OTHER", "SEARCH_FILES", "SEARCH_CONTENT", "WRITE"]
+    # steps of both files in time order; the sub-agent's own prompt is not a user step
+    assert [s.source for s in a.steps] == ["user", "agent", "agent", "agent", "agent"]
+    t = a.tokens
+    assert (t.input_uncached, t.cache_read, t.cache_write, t.output) == (
+        5 + 3 + 8 + 4,
+        3000 + 1500 + 1500,
+        3000 + 200 + 100,
+        60 + 90 + 25 + 30,
+    )
+    assert a.runtime_s == 40.0
