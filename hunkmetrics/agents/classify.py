@@ -12,7 +12,7 @@ import fnmatch
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -102,8 +102,46 @@ def writes_file(cmd: Command) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class Wrapper:
+    """A command that runs another one (`timeout 60 mvn test`, `xargs grep x`): its flags
+    (`value_flags` take a value), then `positional` words of its own, then `VAR=value` words
+    when `assignments`, then the wrapped command."""
+
+    value_flags: frozenset[str] = frozenset()
+    positional: int = 0
+    assignments: bool = False
+
+    def inner(self, cmd: Command) -> Command | None:
+        argv, i, own = cmd.argv, 1, self.positional
+        while i < len(argv):
+            word = argv[i]
+            if word in self.value_flags:
+                i += 2
+            elif word.startswith("-") and word != "-":
+                i += 1
+            elif own > 0:
+                own, i = own - 1, i + 1
+            elif self.assignments and "=" in word and not word.startswith("="):
+                i += 1
+            else:
+                break
+        if i >= len(argv):
+            return None
+        rest = argv[i:]
+        return Command(
+            rest[0].rsplit("/", 1)[-1] or rest[0], rest, cmd.text, cmd.start, cmd.redirects
+        )
+
+
+_MAX_WRAPPING = 8
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
-    """A named, ordered list of rules over a fixed set of categories."""
+    """A named, ordered list of rules over a fixed set of categories.
+
+    A command named in `wrappers` is classified by the command it wraps (the rule id then
+    says `via <wrapper>`); `by_name` indexes the command rules that can match each name."""
 
     name: str
     description: str
@@ -112,6 +150,9 @@ class Profile:
     command_rules: tuple[Rule, ...]
     default_tool: str
     default_command: str
+    wrappers: Mapping[str, Wrapper] = field(default_factory=dict)
+    by_name: Mapping[str, tuple[Rule, ...]] = field(default_factory=dict)
+    glob_rules: tuple[Rule, ...] = ()
 
     def classify_tool(self, name: str, arguments: Mapping[str, JSONValue]) -> tuple[str, str]:
         for rule in self.tool_rules:
@@ -120,10 +161,19 @@ class Profile:
         return self.default_tool, f"{self.name}:default-tool"
 
     def classify_command(self, cmd: Command) -> tuple[str, str]:
-        for rule in self.command_rules:
+        via: list[str] = []
+        for _ in range(_MAX_WRAPPING):
+            wrapper = self.wrappers.get(cmd.name)
+            inner = wrapper.inner(cmd) if wrapper is not None else None
+            if inner is None:
+                break
+            via.append(cmd.name)
+            cmd = inner
+        suffix = f" (via {' > '.join(via)})" if via else ""
+        for rule in self.by_name.get(cmd.name, self.glob_rules):
             if rule.matches_command(cmd):
-                return rule.category, f"{self.name}:{rule.id}"
-        return self.default_command, f"{self.name}:default-command"
+                return rule.category, f"{self.name}:{rule.id}{suffix}"
+        return self.default_command, f"{self.name}:default-command{suffix}"
 
 
 def load_profile(profile: str | Path = "semantic") -> Profile:
@@ -231,12 +281,36 @@ def parse_profile(text: str, source: str = "<profile>") -> Profile:
     ids = [r.id for r in rules]
     if len(set(ids)) != len(ids):
         raise ProfileError(f"{source}: rule ids must be unique")
+    command_rules = tuple(r for r in rules if not r.for_tools)
+    names = {n for r in command_rules for n in r.commands}
     return Profile(
         name=name,
         description=str(head.get("description", "")),
         categories=categories,
         tool_rules=tuple(r for r in rules if r.for_tools),
-        command_rules=tuple(r for r in rules if not r.for_tools),
+        command_rules=command_rules,
         default_tool=str(defaults[0]),
         default_command=str(defaults[1]),
+        wrappers=_wrappers(data.get("wrappers", {}), source),
+        by_name={
+            n: tuple(r for r in command_rules if n in r.commands or r.command_globs) for n in names
+        },
+        glob_rules=tuple(r for r in command_rules if r.command_globs),
     )
+
+
+def _wrappers(raw: object, source: str) -> dict[str, Wrapper]:
+    if not isinstance(raw, dict):
+        raise ProfileError(f"{source}: [wrappers] must be a table of tables")
+    out: dict[str, Wrapper] = {}
+    for name, spec in raw.items():
+        where = f"{source}: wrappers.{name}"
+        if not isinstance(spec, dict) or set(spec) - {"value_flags", "positional", "assignments"}:
+            raise ProfileError(f"{where}: keys are value_flags, positional, assignments")
+        positional = spec.get("positional", 0)
+        assignments = spec.get("assignments", False)
+        if not isinstance(positional, int) or not isinstance(assignments, bool):
+            raise ProfileError(f"{where}: positional is a number, assignments true or false")
+        flags = frozenset(_strings(spec.get("value_flags", []), where))
+        out[str(name)] = Wrapper(flags, positional, assignments)
+    return out

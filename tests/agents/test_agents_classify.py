@@ -124,6 +124,36 @@ def test_semantic_commands(text, category, rule):
     assert command(text) == (category, rule)
 
 
+@pytest.mark.parametrize(
+    ("text", "category", "rule"),
+    [
+        ("timeout 600 defects4j test", "TEST", "semantic:defects4j-test (via timeout)"),
+        ("timeout -s KILL 60 mvn -q test", "TEST", "semantic:maven-test-goal (via timeout)"),
+        ("xargs grep -l Foo", "SEARCH_CONTENT", "semantic:grep-commands (via xargs)"),
+        ("xargs -n 1 -I {} cat {}", "READ", "semantic:read-commands (via xargs)"),
+        ("env A=1 B=2 pytest -q", "TEST", "semantic:test-runners (via env)"),
+        ("nice -n 5 timeout 10 make", "BUILD", "semantic:build-tools (via nice > timeout)"),
+        ("xargs", "OTHER", "semantic:default-command"),
+        ("timeout 5", "OTHER", "semantic:default-command"),
+        ("python3 -c \"open('a.txt', 'w').write('x')\"", "WRITE", "semantic:python-writes-a-file"),
+    ],
+)
+def test_semantic_wrappers_classify_the_command_they_run(text, category, rule):
+    assert command(text) == (category, rule)
+
+
+def test_paper_has_no_wrappers():
+    assert command("timeout 600 defects4j test", PAPER) == ("UTIL", "paper:util")
+    assert command("xargs grep -l Foo", PAPER) == ("UTIL", "paper:util")
+
+
+def test_bad_wrappers_are_input_errors():
+    with pytest.raises(ProfileError, match="wrappers.timeout"):
+        parse_profile(BASE + "[wrappers.timeout]\nskip = 1\n")
+    with pytest.raises(ProfileError, match="positional is a number"):
+        parse_profile(BASE + '[wrappers.timeout]\npositional = "one"\n')
+
+
 def test_semantic_heredoc_into_a_file_is_an_edit():
     cat, _ = split("cat <<'EOF' > New.java\nclass A {}\nEOF\ngit status").commands
     assert SEMANTIC.classify_command(cat) == ("WRITE", "semantic:redirect-into-file")

@@ -352,7 +352,9 @@ def test_atif():
         "atif-1",
     )
     assert names(a) == ["find", "xargs", "str_replace_editor", "task", "finish"]
-    assert cats(a) == ["SEARCH_FILES", "OTHER", "WRITE", "OTHER", "OTHER"]
+    # xargs runs grep: a content search
+    assert cats(a) == ["SEARCH_FILES", "SEARCH_CONTENT", "WRITE", "OTHER", "OTHER"]
+    assert a.actions[1].rule == "semantic:grep-commands (via xargs)"
     assert [s.source for s in a.steps] == ["system", "user", "agent", "agent", "agent"]
     assert a.calls[0].output == "./pkg/foo.py"
     t = a.tokens
