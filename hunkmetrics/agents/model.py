@@ -206,6 +206,11 @@ class Action:
         return self.call.shell
 
     @property
+    def commands(self) -> tuple[Command, ...]:
+        """Every command parsed out of this action's shell call (this one is `command`)."""
+        return self.call.commands
+
+    @property
     def is_error(self) -> bool | None:
         return self.call.is_error
 
