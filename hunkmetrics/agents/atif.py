@@ -109,6 +109,7 @@ def to_atif(attempt: Attempt) -> dict[str, object]:
             "hunkmetrics": {
                 "source_format": attempt.source_format,
                 "bug_id": attempt.bug_id,
+                "workdir": attempt.workdir,
                 "patch": attempt.patch,
                 "patch_source": attempt.patch_source,
                 "runtime_s": attempt.runtime_s,

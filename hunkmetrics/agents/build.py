@@ -86,6 +86,7 @@ def build_attempt(
         model=draft.model or next((s.model for s in steps if s.model), None),
         bug_id=draft.bug_id,
         session_id=draft.session_id,
+        workdir=draft.workdir,
         started_at=started,
         ended_at=ended,
         runtime_s=runtime,

@@ -51,6 +51,7 @@ class Draft:
     model: str | None = None
     bug_id: str | None = None
     session_id: str | None = None
+    workdir: str | None = None
     started_at: datetime | None = None
     ended_at: datetime | None = None
     runtime_s: float | None = None

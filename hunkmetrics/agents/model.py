@@ -244,7 +244,10 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """One agent run on one bug, read from its trajectory and classified under `profile`."""
+    """One agent run on one bug, read from its trajectory and classified under `profile`.
+
+    `workdir` is the directory the agent worked in, when the log says (relative paths in
+    actions are relative to it)."""
 
     agent: str
     source_format: str
@@ -253,6 +256,7 @@ class Attempt:
     model: str | None = None
     bug_id: str | None = None
     session_id: str | None = None
+    workdir: str | None = None
     started_at: datetime | None = None
     ended_at: datetime | None = None
     runtime_s: float | None = None

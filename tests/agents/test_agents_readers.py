@@ -536,3 +536,16 @@ def test_claude_subagent_transcripts_beside_the_session():
         60 + 90 + 25 + 30,
     )
     assert a.runtime_s == 40.0
+
+
+def test_working_directories():
+    def workdir(relative):
+        return read_trajectory(FIXTURES / relative).workdir
+
+    assert workdir("claude/session.jsonl") == "/w/chart_1"
+    assert workdir("codex/envelope.jsonl") == "/w/math_5"
+    assert workdir("qwen/chat.jsonl") == "/w/math_3"
+    assert workdir("codex/direct.jsonl") is None
+    path = TRAJECTORIES / "swe-agent" / "pydicom__pydicom-1458.traj"
+    if path.is_file():
+        assert read_trajectory(path).workdir == "/pydicom__pydicom"

@@ -78,6 +78,7 @@ def read(path: Path) -> list[Draft]:
         model=as_str(agent.get("model_name")),
         session_id=as_str(data.get("session_id")),
         bug_id=as_str(ours.get("bug_id")),
+        workdir=as_str(ours.get("workdir")),
     )
     total: Tokens | None = None
     for n, raw_step in enumerate(as_list(data.get("steps"))):

@@ -151,6 +151,7 @@ def read_qwen(path: Path) -> list[Draft]:
     for _, rec in iter_jsonl(path, draft):
         draft.session_id = draft.session_id or as_str(rec.get("sessionId"))
         draft.agent_version = draft.agent_version or as_str(rec.get("version"))
+        draft.workdir = draft.workdir or as_str(rec.get("cwd"))
         kind = rec.get("type")
         stamp = parse_time(rec.get("timestamp"))
         sub = rec.get("isSidechain") is True or rec.get("agentId") is not None

@@ -74,6 +74,7 @@ class _Session:
         d = self.draft
         d.session_id = d.session_id or as_str(rec.get("sessionId")) or as_str(rec.get("session_id"))
         d.agent_version = d.agent_version or as_str(rec.get("version"))
+        d.workdir = d.workdir or as_str(rec.get("cwd"))
         if kind == "assistant":
             self._assistant(rec, sub)
         elif kind == "user":

@@ -110,8 +110,10 @@ class _Rollout:
         if kind == "session_meta":
             d.session_id = d.session_id or as_str(payload.get("id"))
             d.agent_version = d.agent_version or as_str(payload.get("cli_version"))
+            d.workdir = d.workdir or as_str(payload.get("cwd"))
         elif kind == "turn_context":
             self.model = as_str(payload.get("model")) or self.model
+            d.workdir = d.workdir or as_str(payload.get("cwd"))
             d.model = d.model or self.model
         elif kind == "response_item":
             self.item(payload, stamp)

@@ -69,6 +69,16 @@ def _call_from_action(action: str) -> CallDraft:
     return CallDraft(tool_name="bash", arguments={"command": action}, shell=action)
 
 
+def _state(value: object) -> object:
+    """A step's `state`: an object, or in older files the same object as a JSON string."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return None
+    return value
+
+
 def _history_calls(history: list[object], draft: Draft) -> list[CallDraft]:
     calls: list[CallDraft] = []
     for item in history:
@@ -101,6 +111,8 @@ def read(path: Path) -> list[Draft]:
     times = [as_float(s.get("execution_time")) for s in steps]
     for i, step in enumerate(steps):
         action = as_str(step.get("action")) or ""
+        if draft.workdir is None:
+            draft.workdir = as_str(as_dict(_state(step.get("state"))).get("working_dir"))
         call = from_history[i] if use_history else _call_from_action(action)
         seconds = times[i]
         call.duration_ms = seconds * 1000 if seconds is not None else None
