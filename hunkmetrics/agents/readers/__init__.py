@@ -16,7 +16,7 @@ from pathlib import Path
 
 from hunkmetrics.agents.draft import Draft
 from hunkmetrics.agents.errors import TrajectoryError
-from hunkmetrics.agents.jsonio import Record, as_dict, read_text
+from hunkmetrics.agents.jsonio import Record, as_dict, as_str, read_text
 from hunkmetrics.agents.readers import (
     atif,
     chat,
@@ -73,7 +73,7 @@ def _document_format(doc: object) -> str | None:
         first = as_dict(doc[0]) if doc else {}
         if "role" in first:
             return "mini_swe_agent"
-        if first.get("type") in _CLAUDE_LINE_TYPES or first.get("type") == "result":
+        if as_str(first.get("type")) in _CLAUDE_LINE_TYPES or first.get("type") == "result":
             return "claude_json"
         return None
     if not isinstance(doc, dict):
@@ -93,7 +93,7 @@ def _document_format(doc: object) -> str | None:
 
 def _record_format(rec: Record) -> str | None:
     """The format one record of a multi-record file belongs to, when it tells."""
-    kind = rec.get("type")
+    kind = as_str(rec.get("type"))
     name = as_dict(rec.get("attributes")).get("event.name")
     if isinstance(name, str):
         if name.startswith("gemini_cli."):

@@ -65,7 +65,7 @@ def _total(draft: Draft, steps: list[StepDraft], source: str) -> None:
 
 
 def _gemini_message(draft: Draft, rec: Record) -> StepDraft | None:
-    kind = rec.get("type")
+    kind = as_str(rec.get("type"))
     stamp = parse_time(rec.get("timestamp"))
     text = content_text(rec.get("content"))
     if kind == "user":
@@ -152,7 +152,7 @@ def read_qwen(path: Path) -> list[Draft]:
         draft.session_id = draft.session_id or as_str(rec.get("sessionId"))
         draft.agent_version = draft.agent_version or as_str(rec.get("version"))
         draft.workdir = draft.workdir or as_str(rec.get("cwd"))
-        kind = rec.get("type")
+        kind = as_str(rec.get("type"))
         stamp = parse_time(rec.get("timestamp"))
         sub = rec.get("isSidechain") is True or rec.get("agentId") is not None
         parts = [as_dict(p) for p in as_list(as_dict(rec.get("message")).get("parts"))]

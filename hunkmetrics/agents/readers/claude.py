@@ -69,7 +69,7 @@ class _Session:
         self.result_usage: Record | None = None
 
     def feed(self, rec: Record, subagent: bool = False) -> None:
-        kind = rec.get("type")
+        kind = as_str(rec.get("type"))
         sub = subagent or rec.get("isSidechain") is True
         d = self.draft
         d.session_id = d.session_id or as_str(rec.get("sessionId")) or as_str(rec.get("session_id"))
@@ -101,7 +101,7 @@ class _Session:
             step.tokens = usage_tokens([usage], "message.usage")
         for item in as_list(msg.get("content")):
             block = as_dict(item)
-            btype = block.get("type")
+            btype = as_str(block.get("type"))
             if btype == "text":
                 text = as_str(block.get("text")) or ""
                 step.message = f"{step.message}\n{text}" if step.message else text

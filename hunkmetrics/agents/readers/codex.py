@@ -98,7 +98,7 @@ class _Rollout:
             self.envelope(str(rec["type"]), as_dict(rec.get("payload")), rec.get("timestamp"))
         elif rec.get("record_type") is not None:
             return
-        elif rec.get("type") in ITEM_TYPES:
+        elif as_str(rec.get("type")) in ITEM_TYPES:
             self.item(rec, rec.get("timestamp"))
         elif number == 1 and "instructions" in rec:
             d.session_id = as_str(rec.get("id"))
@@ -121,7 +121,7 @@ class _Rollout:
             self.event(payload)
 
     def event(self, payload: Record) -> None:
-        kind = payload.get("type")
+        kind = as_str(payload.get("type"))
         if kind == "token_count":
             info = payload.get("info")
             total = as_dict(info).get("total_token_usage")
@@ -132,10 +132,10 @@ class _Rollout:
             self.step = None
 
     def item(self, item: Record, stamp: object) -> None:
-        kind = item.get("type")
+        kind = as_str(item.get("type"))
         time = parse_time(stamp)
         if kind == "message":
-            role = item.get("role")
+            role = as_str(item.get("role"))
             text = content_text(item.get("content"))
             if role == "assistant":
                 step = self.agent_step(stamp)
@@ -161,7 +161,7 @@ class _Rollout:
                 self.result(call, item.get("output"))
 
     def call(self, item: Record, stamp: object) -> None:
-        kind = item.get("type")
+        kind = as_str(item.get("type"))
         name = as_str(item.get("name")) or str(kind)
         where = f"call {item.get('call_id')}"
         shell: str | None = None

@@ -87,7 +87,7 @@ def read(path: Path) -> list[Draft]:
     for i, item in enumerate(messages):
         if not isinstance(item, dict):
             raise TrajectoryError(path, f"message {i} is not an object")
-        role = item.get("role")
+        role = as_str(item.get("role"))
         extra = as_dict(item.get("extra"))
         stamp = parse_time(extra.get("timestamp"))
         text = content_text(item.get("content"))
