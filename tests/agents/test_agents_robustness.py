@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import tempfile
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 pytest.importorskip("tree_sitter_bash")
 
 from hunkmetrics.agents import TrajectoryError, read_trajectories, read_trajectory  # noqa: E402
+from hunkmetrics.agents.atif import dumps  # noqa: E402
 
 from .fixture_paths import FIXTURES  # noqa: E402
 
@@ -102,3 +104,22 @@ def test_odd_documents_never_crash_a_document_reader(fmt, doc):
         path.write_text(json.dumps(doc))
         with contextlib.suppress(TrajectoryError):
             read_trajectory(path, format=fmt)
+
+
+def test_local_real_samples():
+    """Real trajectories kept outside the repository (HUNKMETRICS_AGENT_SAMPLES, a folder of
+    files in any supported format) all read, and export to ATIF and back to the same calls."""
+    folder = os.environ.get("HUNKMETRICS_AGENT_SAMPLES")
+    if not folder:
+        pytest.skip("HUNKMETRICS_AGENT_SAMPLES is not set")
+    files = sorted(p for p in Path(folder).iterdir() if p.is_file() and p.stat().st_size)
+    assert files
+    for path in files:
+        for attempt in read_trajectories(path):
+            with tempfile.TemporaryDirectory() as tmp:
+                out = Path(tmp) / "t.json"
+                out.write_text(dumps(attempt))
+                back = read_trajectory(out)
+            assert [(c.tool_name, c.shell) for c in back.calls] == [
+                (c.tool_name, c.shell) for c in attempt.calls
+            ], path

@@ -41,7 +41,7 @@ SHELL_ARGUMENT = {
     "shell_command": "command",
     "local_shell": "command",
     "exec_command": "cmd",
-    "bash_command": "command",
+    "bash_command": "keystrokes",  # Terminus: keys typed into a tmux shell
 }
 
 
@@ -98,10 +98,10 @@ def read(path: Path) -> list[Draft]:
             model=as_str(step.get("model_name")),
             tokens=tokens,
         )
-        results = {
-            as_str(as_dict(r).get("source_call_id")): as_dict(r)
-            for r in as_list(as_dict(step.get("observation")).get("results"))
-        }
+        listed = [as_dict(r) for r in as_list(as_dict(step.get("observation")).get("results"))]
+        results = {as_str(r.get("source_call_id")): r for r in listed}
+        if len(listed) == 1 and len(as_list(step.get("tool_calls"))) == 1:
+            results = {None: listed[0]}  # one result, one call: no id needed
         flags = {
             as_str(as_dict(f).get("tool_call_id")): as_dict(f)
             for f in as_list(as_dict(as_dict(step.get("extra")).get("hunkmetrics")).get("calls"))
@@ -112,7 +112,7 @@ def read(path: Path) -> list[Draft]:
             args = json_arguments(call_rec.get("arguments"), draft, f"step {n + 1}")
             key = SHELL_ARGUMENT.get(name)
             call_id = as_str(call_rec.get("tool_call_id"))
-            result = results.get(call_id)
+            result = results.get(call_id) or results.get(None)
             flag = flags.get(call_id, {})
             error = flag.get("is_error")
             sd.calls.append(
