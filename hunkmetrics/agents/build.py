@@ -4,9 +4,10 @@ classify every action under a profile, and settle the runtime."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 from hunkmetrics.agents.classify import Profile
-from hunkmetrics.agents.draft import Draft
+from hunkmetrics.agents.draft import CallDraft, Draft
 from hunkmetrics.agents.model import Action, Attempt, Command, Step, ToolCall, freeze_mapping
 from hunkmetrics.agents.paths import command_paths, tool_paths, unique
 from hunkmetrics.agents.shell import ShellSplitter
@@ -15,45 +16,21 @@ from hunkmetrics.agents.shell import ShellSplitter
 def build_attempt(
     draft: Draft, path: str, profile: Profile, splitter: ShellSplitter | None = None
 ) -> Attempt:
-    """The attempt a draft describes, its actions classified under `profile`."""
+    """The attempt a draft describes, its actions classified under `profile`. The splitter
+    (tree-sitter-bash) is made only when a shell call needs it."""
     calls: list[ToolCall] = []
     steps: list[Step] = []
     warnings = list(draft.warnings)
     for step_no, sd in enumerate(draft.steps, start=1):
-        indices: list[int] = []
+        first = len(calls)
         for cd in sd.calls:
-            arguments = freeze_mapping(cd.arguments)
-            commands: tuple[Command, ...] = ()
-            parse_ok = True
-            if cd.shell is not None:
-                if splitter is None:
-                    splitter = ShellSplitter()
-                parsed = splitter.split(cd.shell)
-                commands, parse_ok = parsed.commands, parsed.ok
-                if not parse_ok:
-                    warnings.append(
-                        f"call {len(calls)}: shell syntax error; commands read as far as possible"
-                    )
-            paths = tool_paths(arguments)
-            for cmd in commands:
-                paths.extend(command_paths(cmd))
-            call = ToolCall(
-                index=len(calls),
-                step=step_no,
-                tool_name=cd.tool_name,
-                call_id=cd.call_id,
-                arguments=arguments,
-                shell=cd.shell,
-                commands=commands,
-                timestamp=cd.timestamp if cd.timestamp is not None else sd.timestamp,
-                is_error=cd.is_error,
-                duration_ms=cd.duration_ms,
-                subagent=cd.subagent,
-                output=cd.output,
-                paths=tuple(unique(paths)),
-                parse_ok=parse_ok,
-            )
-            indices.append(call.index)
+            if cd.shell is not None and splitter is None:
+                splitter = ShellSplitter()
+            call = _call(cd, len(calls), step_no, sd.timestamp, splitter)
+            if not call.parse_ok:
+                warnings.append(
+                    f"call {call.index}: shell syntax error; commands read as far as possible"
+                )
             calls.append(call)
         steps.append(
             Step(
@@ -64,16 +41,13 @@ def build_attempt(
                 reasoning=sd.reasoning,
                 model=sd.model,
                 tokens=sd.tokens,
-                calls=tuple(indices),
+                calls=tuple(range(first, len(calls))),
             )
         )
-    started, ended = draft.started_at, draft.ended_at
     stamps = [s.timestamp for s in steps if s.timestamp is not None]
     stamps += [c.timestamp for c in calls if c.timestamp is not None]
-    if started is None and stamps:
-        started = min(stamps)
-    if ended is None and stamps:
-        ended = max(stamps)
+    started = draft.started_at or (min(stamps) if stamps else None)
+    ended = draft.ended_at or (max(stamps) if stamps else None)
     runtime, runtime_source = draft.runtime_s, draft.runtime_source
     if runtime is None and started is not None and ended is not None and ended > started:
         runtime = (ended - started).total_seconds()
@@ -100,6 +74,40 @@ def build_attempt(
         actions=classify_calls(calls, profile),
         profile=profile.name,
         warnings=tuple(warnings),
+    )
+
+
+def _call(
+    cd: CallDraft,
+    index: int,
+    step: int,
+    step_time: datetime | None,
+    splitter: ShellSplitter | None,
+) -> ToolCall:
+    arguments = freeze_mapping(cd.arguments)
+    commands: tuple[Command, ...] = ()
+    parse_ok = True
+    if cd.shell is not None and splitter is not None:
+        parsed = splitter.split(cd.shell)
+        commands, parse_ok = parsed.commands, parsed.ok
+    paths = tool_paths(arguments)
+    for cmd in commands:
+        paths.extend(command_paths(cmd))
+    return ToolCall(
+        index=index,
+        step=step,
+        tool_name=cd.tool_name,
+        call_id=cd.call_id,
+        arguments=arguments,
+        shell=cd.shell,
+        commands=commands,
+        timestamp=cd.timestamp if cd.timestamp is not None else step_time,
+        is_error=cd.is_error,
+        duration_ms=cd.duration_ms,
+        subagent=cd.subagent,
+        output=cd.output,
+        paths=tuple(unique(paths)),
+        parse_ok=parse_ok,
     )
 
 

@@ -1,10 +1,11 @@
 """Trajectory readers, one module per family of formats, and format detection.
 
-`detect_format(path)` looks at a file's (or directory's) first records, by the rules of
-`docs` spec agent-formats §9: `schema_version` "ATIF-v…" is ATIF; `trajectory_format` or
+`detect_format(path)` looks at a file's (or directory's) records: `schema_version`
+"ATIF-v…" is ATIF; `trajectory_format` or
 `messages` + `info` is mini-swe-agent; `trajectory` + `info` is SWE-agent; `type` + `payload`
 (or bare response items) is a Codex rollout; `parentUuid`/`sessionId` lines are Claude Code
-(with `message.parts`, Qwen Code); `attributes["event.name"]` is Gemini/Qwen telemetry.
+(with `message.parts`, Qwen Code); `attributes["event.name"]` is Gemini/Qwen telemetry;
+an events directory (or its session folder) is OpenHands. `format=` overrides detection.
 """
 
 from __future__ import annotations
