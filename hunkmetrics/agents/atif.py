@@ -74,6 +74,7 @@ def _step(step: Step, calls: tuple[ToolCall, ...]) -> dict[str, object]:
                         "duration_ms": c.duration_ms,
                         "subagent": c.subagent,
                         "timestamp": _time(c.timestamp),
+                        "paths": list(c.paths),
                     }
                     for c in mine
                 ]

@@ -90,7 +90,7 @@ def _call(
     if cd.shell is not None and splitter is not None:
         parsed = splitter.split(cd.shell)
         commands, parse_ok = parsed.commands, parsed.ok
-    paths = tool_paths(arguments)
+    paths = tool_paths(arguments) + cd.extra_paths
     for cmd in commands:
         paths.extend(command_paths(cmd))
     return ToolCall(

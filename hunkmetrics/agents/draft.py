@@ -15,7 +15,8 @@ from hunkmetrics.agents.model import Outcome, Tokens
 
 @dataclass(slots=True)
 class CallDraft:
-    """One tool call; `shell` is the shell string it ran, when it ran one."""
+    """One tool call; `shell` is the shell string it ran, when it ran one; `extra_paths` are
+    files the log says the call touched beyond those its arguments name."""
 
     tool_name: str
     arguments: dict[str, object] = field(default_factory=dict)
@@ -26,6 +27,7 @@ class CallDraft:
     duration_ms: float | None = None
     subagent: bool = False
     output: str | None = None
+    extra_paths: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -165,6 +165,7 @@ def test_export_is_valid_atif_and_reads_back_the_same(relative, tmp_path):
             a.output,
         )
         assert b.call_id == (a.call_id or f"call-{a.index}")
+        assert b.paths == a.paths
     assert [(x.category, x.rule) for x in back.actions] == [
         (x.category, x.rule) for x in attempt.actions
     ]

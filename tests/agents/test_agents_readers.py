@@ -442,6 +442,10 @@ def test_swe_agent_pydicom_text_commands():
     ]
     assert a.category_counts() == {"WRITE": 6, "OTHER": 4, "SEARCH_FILES": 1, "READ": 1}
     assert a.calls[4].arguments["path"] == "pydicom/pixel_data_handlers/numpy_handler.py"
+    assert a.calls[5].arguments["argv"] == ("287:295",)
+    # an edit names no file: the step's state says which file was open in the editor
+    assert a.calls[5].paths == ("/pydicom__pydicom/pydicom/pixel_data_handlers/numpy_handler.py",)
+    assert a.calls[1].paths == ("/pydicom__pydicom/reproduce_bug.py",)
     assert (a.tokens.input_uncached, a.tokens.output) == (122612, 1369)
     assert a.tokens.raw["api_calls"] == 12
     assert a.patch is not None and a.patch.lstrip().startswith("diff --git")

@@ -126,6 +126,7 @@ def read(path: Path) -> list[Draft]:
                     duration_ms=as_float(flag.get("duration_ms")),
                     subagent=flag.get("subagent") is True,
                     output=content_text(result.get("content")) if result else None,
+                    extra_paths=[p for p in as_list(flag.get("paths")) if isinstance(p, str)],
                 )
             )
         draft.steps.append(sd)

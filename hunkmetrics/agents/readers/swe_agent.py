@@ -28,15 +28,19 @@ from hunkmetrics.agents.jsonio import (
 )
 from hunkmetrics.agents.model import Outcome, Tokens
 
-# Tool-bundle commands (SWE-agent tools/*/config.yaml) and the names of their arguments.
+# Commands that act on the file open in the editor window, which the step's state names.
+_ON_OPEN_FILE = frozenset({"edit", "insert", "goto", "scroll_up", "scroll_down"})
+
+# Tool-bundle commands (SWE-agent tools/*/config.yaml) and the names of their arguments; every
+# call also keeps its words as `argv` and the lines after the first as `text`.
 BUNDLE: dict[str, tuple[str, ...]] = {
     "open": ("path", "line_number"),
     "goto": ("line_number",),
     "scroll_up": (),
     "scroll_down": (),
     "create": ("filename",),
-    "edit": ("text",),
-    "insert": ("text",),
+    "edit": (),
+    "insert": (),
     "find_file": ("file_name", "dir"),
     "search_dir": ("search_term", "dir"),
     "search_file": ("search_term", "file"),
@@ -63,6 +67,7 @@ def _call_from_action(action: str) -> CallDraft:
     if words and words[0] in BUNDLE:
         names = BUNDLE[words[0]]
         args: dict[str, object] = dict(zip(names, words[1:], strict=False))
+        args["argv"] = words[1:]
         if rest:
             args["text"] = rest
         return CallDraft(tool_name=words[0], arguments=args)
@@ -116,6 +121,9 @@ def read(path: Path) -> list[Draft]:
         call = from_history[i] if use_history else _call_from_action(action)
         seconds = times[i]
         call.duration_ms = seconds * 1000 if seconds is not None else None
+        open_file = as_str(as_dict(_state(step.get("state"))).get("open_file"))
+        if call.tool_name in _ON_OPEN_FILE and open_file and open_file != "n/a":
+            call.extra_paths.append(open_file)
         observation = step.get("observation")
         call.output = observation if isinstance(observation, str) else None
         sd = StepDraft("agent", message=as_str(step.get("thought")) or "")
