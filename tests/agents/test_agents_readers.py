@@ -553,3 +553,29 @@ def test_working_directories():
     path = TRAJECTORIES / "swe-agent" / "pydicom__pydicom-1458.traj"
     if path.is_file():
         assert read_trajectory(path).workdir == "/pydicom__pydicom"
+
+
+def test_mini_swe_agent_v1_text_with_info():
+    a = read_trajectory(FIXTURES / "mini-swe-agent" / "v1.traj.json")
+    assert detect_format(FIXTURES / "mini-swe-agent" / "v1.traj.json") == "mini_swe_agent"
+    assert (a.agent_version, a.model) == ("1.7.0", "gpt-4o-mini")
+    # the message with two command blocks was a format error: no action is made up for it
+    assert a.tool_call_count == 3
+    assert "message 4: 2 command blocks, no action taken" in a.warnings
+    assert names(a) == ["nl", "sed", "sed", "python", "echo", "git", "git"]
+    assert cats(a) == ["READ", "READ", "WRITE", "OTHER", "OTHER", "OTHER", "OTHER"]
+    assert errors(a) == [False, False, None]
+    assert a.patch is not None and a.patch.startswith("diff --git a/src/calc.py")
+    assert a.patch_source == "trajectory: info.submission"
+    assert a.outcome is not None and a.outcome.exit_status == "Submitted"
+    assert a.tokens.total == 0  # v1 logs no usage
+    assert [s.source for s in a.steps] == [
+        "system",
+        "user",
+        "agent",
+        "agent",
+        "user",
+        "agent",
+        "agent",
+        "user",
+    ]
