@@ -117,6 +117,12 @@ def test_paper_tools(name, arguments, category, rule):
         ("rg -n parse src", "SEARCH_CONTENT", "semantic:grep-commands"),
         ("cd build", "NAVIGATE", "semantic:navigate"),
         ("pip install -e .", "BUILD", "semantic:pip-install"),
+        ("npm run build", "BUILD", "semantic:script-runner-build"),
+        ("npm test", "TEST", "semantic:test-subcommand"),
+        ("yarn run test", "TEST", "semantic:script-runner-test"),
+        ("mvn -q test-compile", "BUILD", "semantic:build-tools"),
+        ("cargo test", "TEST", "semantic:test-subcommand"),
+        ("go build ./...", "BUILD", "semantic:build-subcommand"),
         ("python3 repro.py", "OTHER", "semantic:default-command"),
     ],
 )
