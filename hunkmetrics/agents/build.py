@@ -10,7 +10,7 @@ from hunkmetrics.agents.classify import Profile
 from hunkmetrics.agents.draft import CallDraft, Draft
 from hunkmetrics.agents.model import Action, Attempt, Command, Step, ToolCall, freeze_mapping
 from hunkmetrics.agents.paths import command_paths, tool_paths, unique
-from hunkmetrics.agents.shell import ShellSplitter
+from hunkmetrics.agents.shell import ShellParse, ShellSplitter
 
 
 def build_attempt(
@@ -21,12 +21,16 @@ def build_attempt(
     calls: list[ToolCall] = []
     steps: list[Step] = []
     warnings = list(draft.warnings)
+    parsed: dict[str, ShellParse] = {}  # agents rerun the same commands: parse each once
     for step_no, sd in enumerate(draft.steps, start=1):
         first = len(calls)
         for cd in sd.calls:
             if cd.shell is not None and splitter is None:
                 splitter = ShellSplitter()
-            call = _call(cd, len(calls), step_no, sd.timestamp, splitter)
+            if cd.shell is not None and splitter is not None and cd.shell not in parsed:
+                parsed[cd.shell] = splitter.split(cd.shell)
+            shell = parsed.get(cd.shell) if cd.shell is not None else None
+            call = _call(cd, len(calls), step_no, sd.timestamp, shell)
             if not call.parse_ok:
                 warnings.append(
                     f"call {call.index}: shell syntax error; commands read as far as possible"
@@ -82,14 +86,13 @@ def _call(
     index: int,
     step: int,
     step_time: datetime | None,
-    splitter: ShellSplitter | None,
+    shell: ShellParse | None,
 ) -> ToolCall:
     arguments = freeze_mapping(cd.arguments)
     commands: tuple[Command, ...] = ()
     parse_ok = True
-    if cd.shell is not None and splitter is not None:
-        parsed = splitter.split(cd.shell)
-        commands, parse_ok = parsed.commands, parsed.ok
+    if shell is not None:
+        commands, parse_ok = shell.commands, shell.ok
     paths = tool_paths(arguments) + cd.extra_paths
     for cmd in commands:
         paths.extend(command_paths(cmd))

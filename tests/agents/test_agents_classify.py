@@ -140,6 +140,8 @@ def test_semantic_commands(text, category, rule):
         ("env A=1 B=2 pytest -q", "TEST", "semantic:test-runners (via env)"),
         ("nice -n 5 timeout 10 make", "BUILD", "semantic:build-tools (via nice > timeout)"),
         ("xargs", "OTHER", "semantic:default-command"),
+        ("bash ./run_test.sh -v", "TEST", "semantic:test-scripts (via bash)"),
+        ("sh -c 'ls'", "OTHER", "semantic:default-command"),
         ("timeout 5", "OTHER", "semantic:default-command"),
         ("python3 -c \"open('a.txt', 'w').write('x')\"", "WRITE", "semantic:python-writes-a-file"),
     ],
