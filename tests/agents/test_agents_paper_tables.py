@@ -4,8 +4,9 @@
 `hunk4j-results/results/`) hold one row per action: bug, tool, raw command, the command name
 the study parsed out of it, and its category. Each shell call is re-split here with
 tree-sitter-bash and classified with the `paper` profile; the rows must agree. Where they do
-not, the difference is one of the known quirks of the study's bashlex splitter, listed in
-`EXPLAINED` and counted apart.
+not, the difference is one of the known quirks of the study's splitter, shown in the tests at
+the end of this file (shell keywords taken for commands; the command right after a heredoc
+dropped).
 
 The tables are test data that is never committed: they are read from ../shared/agent-study/
 (or the folder named by HUNKMETRICS_AGENT_STUDY) and the test skips when they are absent.
@@ -181,3 +182,20 @@ def test_paper_profile_agrees_with_the_study_category_table():
     print(f"category table: {agreed}/{total} actions ({agreed / total:.2%}) agree")
     for name, cat, n in wrong:
         print(f"  {n:5d}  {name!r}: study {cat}, here {classify_study_name(name)}")
+
+
+def test_known_quirk_the_command_after_a_heredoc():
+    """jacksondatabind_31 (Claude) ran `cat > /tmp/test_context.java << 'EOF' … EOF` then
+    `javac … && java …` in one call; the study's table has two rows for it, `cat` (READ) and
+    `java` (BUILD): its heredoc removal also removed `javac`. Here all three commands count."""
+    text = (
+        "cat > /tmp/T.java << 'EOF'\nclass T {}\nEOF\n"
+        'javac -cp "lib/*:." /tmp/T.java && java -cp "lib/*:/tmp:." T'
+    )
+    commands = ShellSplitter().split(text).commands
+    paper = load_profile("paper")
+    assert [(paper_name(c), paper.classify_command(c)[0]) for c in commands] == [
+        ("cat", "READ"),
+        ("javac", "BUILD"),
+        ("java", "BUILD"),
+    ]
