@@ -187,7 +187,8 @@ def test_paper_profile_agrees_with_the_study_category_table():
 def test_known_quirk_the_command_after_a_heredoc():
     """jacksondatabind_31 (Claude) ran `cat > /tmp/test_context.java << 'EOF' … EOF` then
     `javac … && java …` in one call; the study's table has two rows for it, `cat` (READ) and
-    `java` (BUILD): its heredoc removal also removed `javac`. Here all three commands count."""
+    `java` (BUILD); `javac` is missing, lost with the heredoc the study strips before parsing.
+    Here all three commands count."""
     text = (
         "cat > /tmp/T.java << 'EOF'\nclass T {}\nEOF\n"
         'javac -cp "lib/*:." /tmp/T.java && java -cp "lib/*:/tmp:." T'
