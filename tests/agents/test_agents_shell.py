@@ -157,3 +157,32 @@ def test_splitting_never_loses_a_command_word(cmds, data):
         if wrap == "subst":
             expected.append(("echo", f"$({' '.join([name, *args])})"))
     assert [c.argv for c in parsed.commands] == expected
+
+
+decorated = st.tuples(
+    words,
+    st.lists(st.tuples(words, st.sampled_from(["plain", "single", "double"])), max_size=3),
+    st.booleans(),
+    st.sampled_from(["", " > out.txt", " 2>&1", " >> log", " < in.txt"]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(decorated, min_size=1, max_size=6), st.data())
+def test_prefixes_quotes_and_redirections_leave_argv_intact(cmds, data):
+    """`VAR=x` prefixes, quoting and redirections never add or lose a word of argv."""
+    splitter = ShellSplitter()
+    texts, expected = [], []
+    for name, args, prefixed, redirect in cmds:
+        quoted = []
+        for word, style in args:
+            quoted.append({"plain": word, "single": f"'{word}'", "double": f'"{word}"'}[style])
+        prefix = "LC_ALL=C " if prefixed else ""
+        texts.append(f"{prefix}{' '.join([name, *quoted])}{redirect}")
+        expected.append((name, *(w for w, _ in args)))
+    line = texts[0]
+    for text in texts[1:]:
+        line += f" {data.draw(operators)} {text}"
+    parsed = splitter.split(line)
+    assert parsed.ok
+    assert [c.argv for c in parsed.commands] == expected
