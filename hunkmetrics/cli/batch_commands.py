@@ -21,6 +21,7 @@ from rich.progress import Progress as RichProgress
 from rich.text import Text
 
 from ..errors import HunkmetricsError
+from ..metrics.profiles import DISTRIBUTED_WEIGHT
 from .common import command_group, guarded, print_warnings
 from .options import (
     PROFILE_DEFAULT,
@@ -132,7 +133,7 @@ def batch(
     hunks: HunksOpt = Hunking.as_given,
     profile: ProfileOpt = PROFILE_DEFAULT,
     cutoff: CutoffOpt = None,
-    weight: WeightOpt = 2.0,
+    weight: WeightOpt = DISTRIBUTED_WEIGHT,
     jobs: Annotated[
         int | None,
         typer.Option(

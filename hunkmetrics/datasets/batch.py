@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from ..documents import characterize_head
 from ..errors import HunkmetricsError, error_line
-from ..metrics.profiles import DISTRIBUTED_WEIGHT
+from ..metrics.profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT
 from ..patch.parse import parse_patch, read_patch_bytes
 from ..sources.readers import FileReader, open_reader
 from ..sources.resolve import resolve_sources
@@ -43,7 +43,7 @@ MAX_CHUNK = 16  # items per task at most (auto chunk size)
 class Settings:
     """The metric settings shared by every item of a run (sent with each task)."""
 
-    profile: str = "default"
+    profile: str = DEFAULT_PROFILE
     cutoff: int | None = None
     distributed_weight: float = DISTRIBUTED_WEIGHT
     hunking: str = "as-given"

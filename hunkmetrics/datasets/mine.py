@@ -40,7 +40,7 @@ from typing import Any
 from ..errors import HunkmetricsError, PatchError, error_line
 from ..lang.languages import all_rules, rules_for_path
 from ..metrics.localization import is_test_file
-from ..metrics.profiles import PROFILE_NAMES
+from ..metrics.profiles import DEFAULT_PROFILE, PROFILE_NAMES
 from ..metrics.profiles import profile as profile_named
 from ..patch.model import Patch
 from ..patch.parse import parse_patch
@@ -80,7 +80,7 @@ class MineOptions:
     min_hunks: int = 2
     max_hunks: int | None = None
     languages: frozenset[str] = field(default_factory=lambda: frozenset(all_rules()))
-    profile: str = "default"
+    profile: str = DEFAULT_PROFILE
     exclude_tests: bool = True
     branch: str | None = None
 
@@ -137,7 +137,7 @@ def mine_options(
     min_hunks: int = 2,
     max_hunks: int | None = None,
     languages: str | Iterable[str] | None = None,
-    profile: str = "default",
+    profile: str = DEFAULT_PROFILE,
     exclude_tests: bool = True,
     branch: str | None = None,
 ) -> MineOptions:
@@ -197,7 +197,7 @@ def source_paths(changes: list[Change], options: MineOptions) -> list[str]:
     return list(paths)
 
 
-def count_hunks(diff: bytes, profile: str = "default") -> int:
+def count_hunks(diff: bytes, profile: str = DEFAULT_PROFILE) -> int:
     """The hunks of a git diff that `profile` counts: `counted_hunks` of the parsed diff,
     so exactly the characterize document's `hunk_count` (for `birch`, hunks of added
     and deleted files are left out). A diff that does not parse raises PatchError."""
@@ -360,7 +360,7 @@ def _examine(
 
 
 def characterize_candidate(
-    candidate: Candidate, repo: str, profile: str = "default"
+    candidate: Candidate, repo: str, profile: str = DEFAULT_PROFILE
 ) -> dict[str, Any]:
     """One output record: the commit's fields, then the characterize/v1 document, or
     `error` (one line) and `hunk_count` when it could not be characterized."""
