@@ -411,3 +411,16 @@ def test_export_sorts_by_id_keeping_the_last_line_of_each(tmp_path) -> None:
         "skipped 1 torn or invalid line(s)",
         "1 id(s) appear more than once: kept the last line of each",
     ]
+
+
+# --- what a manifest may point to -----------------------------------------------------------
+
+
+def test_a_manifest_patch_that_is_a_device_is_an_error_line(tmp_path) -> None:
+    manifest = tmp_path / "m.csv"
+    manifest.write_text("id,patch\nzero,/dev/zero\n")
+    out = tmp_path / "out.jsonl"
+    summary = run_batch(manifest, out, executor="inline")
+    assert (summary.written, summary.errors) == (1, 1)
+    line = json.loads(out.read_text())
+    assert line["error"] == "/dev/zero: not a regular file (a device, FIFO or socket)"

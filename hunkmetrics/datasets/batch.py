@@ -16,6 +16,8 @@ Per item, anything that goes wrong becomes that item's error line; the run goes 
 from __future__ import annotations
 
 import contextlib
+import os
+import stat
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -61,9 +63,17 @@ def read_patch_bytes(path: str) -> bytes:
     if target.is_dir():
         raise PatchError(f"{path}: is a directory, expected a diff file")
     try:
-        return target.read_bytes()
+        # Non-blocking, so that a FIFO does not wait for a writer before it is refused.
+        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise PatchError(f"{path}: cannot read ({exc.strerror})") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # /dev/zero would never end
+            raise PatchError(f"{path}: not a regular file (a device, FIFO or socket)")
+        try:
+            return handle.read()
+        except OSError as exc:
+            raise PatchError(f"{path}: cannot read ({exc.strerror})") from None
 
 
 def error_record(item: Item, settings: Settings, message: str) -> dict[str, Any]:
