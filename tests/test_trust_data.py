@@ -237,9 +237,7 @@ def _git_applies(repo: Path, diff: bytes) -> bool:
 
 
 def test_an_insertion_at_the_top_of_an_existing_file(tree) -> None:
-    diff = _diff_of(
-        tree, lambda: (tree / "m.py").write_text("z = 0\na = 1\nb = 2\nc = 3\n"), "-U0"
-    )
+    diff = _diff_of(tree, lambda: (tree / "m.py").write_text("z = 0\na = 1\nb = 2\nc = 3\n"), "-U0")
     assert b"@@ -0,0 +1 @@" in diff and _git_applies(tree, diff)
     for reader in (WorktreeReader(tree), GitRevisionReader(tree, "HEAD")):
         sources = resolve_sources(parse_patch(diff), reader)

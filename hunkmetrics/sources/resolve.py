@@ -89,6 +89,7 @@ def _side_of(file_diff: FileDiff, reader: FileReader) -> _Check:
     old = _read(reader, file_diff.old_path, file_diff.old_mode) if file_diff.old_path else None
     new = _read(reader, file_diff.new_path, file_diff.new_mode) if file_diff.new_path else None
     reasons: list[str] = []
+    sides: set[Side]
     if file_diff.status is FileStatus.ADDED:
         sides = {"pre"} if new is None else _matches(file_diff, new, "post", reasons)
         return _Check(sides, reasons, None, new)
