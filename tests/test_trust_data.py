@@ -422,3 +422,23 @@ def test_a_manifest_patch_that_is_a_device_is_an_error_line(tmp_path) -> None:
     assert (summary.written, summary.errors) == (1, 1)
     line = json.loads(out.read_text())
     assert line["error"] == "/dev/zero: not a regular file (a device, FIFO or socket)"
+
+
+# --- a trailing incomplete line -------------------------------------------------------------
+
+
+def test_a_trailing_incomplete_line_in_the_source(tmp_path) -> None:
+    (tmp_path / "e.py").write_bytes(b"x")  # one line, no newline at its end
+    diff = b"--- a/e.py\n+++ b/e.py\n@@ -1 +1,2 @@\n x\n+y\n"
+    sources = resolve_sources(parse_patch(diff), WorktreeReader(tmp_path))
+    assert sources.files["e.py"].post == b"x\ny\n"  # not b"xy\n"
+    crlf = b"def f():\r\n    return 1\r\n\r\ndef g():\r\n    return 2"
+    (tmp_path / "c.py").write_bytes(crlf)
+    diff = (
+        b"--- a/c.py\n+++ b/c.py\n@@ -4,2 +4,2 @@\n def g():\n-    return 2\n"
+        b"\\ No newline at end of file\n+    return 3\n"
+    )
+    try:  # was an IndexError: now a result or a one-line SourceError
+        resolve_sources(parse_patch(diff), WorktreeReader(tmp_path))
+    except SourceError as exc:
+        assert "\n" not in str(exc)

@@ -69,8 +69,15 @@ def apply_file(pre: bytes, file_diff: FileDiff) -> bytes:
             if line.kind is LineKind.ADDED:
                 out.append(line.text + line.eol)
             else:
+                if cursor >= len(lines):  # numbering the checks could not see (no line number)
+                    raise SourceError(
+                        f"{file_diff.path}: the source does not match the patch: line "
+                        f"{cursor + 1} is past the end of the file ({len(lines)} lines)"
+                    )
                 if line.kind is LineKind.CONTEXT:
-                    out.append(lines[cursor])
+                    kept = lines[cursor]
+                    # The file's incomplete last line, followed by more lines: end it.
+                    out.append(kept if kept.endswith("\n") else kept + line.eol)
                 cursor += 1
     out.extend(lines[cursor:])
     return encode("".join(out))
