@@ -442,3 +442,45 @@ def test_a_trailing_incomplete_line_in_the_source(tmp_path) -> None:
         resolve_sources(parse_patch(diff), WorktreeReader(tmp_path))
     except SourceError as exc:
         assert "\n" not in str(exc)
+
+
+def test_the_parent_watchdog_ends_an_orphan(tmp_path) -> None:
+    # The portable fallback alone (no prctl): a middle process starts a child that
+    # watches it, prints the child's pid, and is then SIGKILLed.
+    child = (
+        "import os, time; from hunkmetrics.datasets.executors import watch_parent; "
+        "watch_parent(os.getppid()); time.sleep(120)"
+    )
+    middle = (
+        "import subprocess, sys, time; "
+        f"p = subprocess.Popen([sys.executable, '-c', {child!r}]); "
+        "print(p.pid, flush=True); time.sleep(120)"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", middle], stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    orphan = int(proc.stdout.readline())
+    time.sleep(0.5)  # let the child start its watchdog (its import takes a moment)
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _alive(orphan):
+        time.sleep(0.05)
+    assert not _alive(orphan)
+
+
+def test_characterize_with_rev_reads_a_non_utf8_file_name(tmp_path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    name = os.fsdecode(b"caf\xe9.py")
+    (repo / name).write_text("a = 1\nb = 2\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "base")
+    (repo / name).write_text("a = 1\nb = 3\n")
+    (tmp_path / "d.diff").write_bytes(git(repo, "diff"))  # core.quotepath=false: raw bytes
+    git(repo, "checkout", "-q", "--", ".")
+    result = invoke(
+        "characterize", str(tmp_path / "d.diff"), "--repo", str(repo), "--rev", "HEAD", "-f", "json"
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["source"]["side"] == "pre"

@@ -77,11 +77,17 @@ def _die_with_parent(parent: int) -> None:
             libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:  # died before the line above took effect
         os._exit(1)
+    watch_parent(parent)
+
+
+def watch_parent(parent: int) -> None:
+    """Start a daemon thread that ends this process (at once, without clean-up: the
+    driver that wanted its results is gone) when its parent is no longer `parent`."""
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(WATCH_PARENT_EVERY)
-        os._exit(1)  # no clean-up: the driver that would want the results is gone
+        os._exit(1)
 
     threading.Thread(target=watch, name="hunkmetrics-parent-watchdog", daemon=True).start()
 
