@@ -484,3 +484,69 @@ def test_characterize_with_rev_reads_a_non_utf8_file_name(tmp_path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["source"]["side"] == "pre"
+
+
+# --- kill and resume at random points -----------------------------------------------------
+
+
+def _valid_lines(path: Path) -> list[bytes]:
+    """The complete record lines of a file a killed run left (a torn tail left out)."""
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_bytes().splitlines(keepends=True):
+        try:
+            ok = line.endswith(b"\n") and "id" in json.loads(line)
+        except ValueError:
+            ok = False
+        if ok:
+            out.append(line)
+    return out
+
+
+def _kill_at(command: list[str], out: Path, lines: int) -> None:
+    """Run `command`; SIGKILL it once `out` holds at least `lines` lines (or let it end)."""
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while proc.poll() is None and time.monotonic() < deadline:
+        if out.exists() and out.read_bytes().count(b"\n") >= lines:
+            proc.send_signal(signal.SIGKILL)
+            break
+        time.sleep(0.01)
+    proc.wait()
+
+
+def _kill_and_resume(command: list[str], out: Path, total: int, kills: int, seed: int) -> None:
+    """Run `command --resume` `kills` times, each SIGKILLed at a random line count, and
+    damage a middle line of what every other run left; then once to the end. No run may
+    lose a valid line."""
+    import random
+
+    rng = random.Random(seed)
+    for n in range(kills + 1):
+        if n % 2 == 1 and len(_valid_lines(out)) >= 3:  # as a bad disk would
+            lines = out.read_bytes().splitlines(keepends=True)
+            lines[len(lines) // 2] = b'{"id": "damag\n'
+            out.write_bytes(b"".join(lines))
+        before = set(_valid_lines(out))
+        stop = rng.randint(len(before) + 1, total - 1) if n < kills else total + 1
+        _kill_at([*command, "--resume"], out, stop)
+        assert before <= set(_valid_lines(out)), "a valid line was lost"
+
+
+def test_batch_killed_at_random_points_writes_every_id_once(tmp_path) -> None:
+    patches = patch_dir(tmp_path, 400)
+    out = tmp_path / "out.jsonl"
+    command = [sys.executable, "-m", "hunkmetrics", "batch", str(patches), "-o", str(out)]
+    _kill_and_resume([*command, "-j", "2"], out, 400, kills=4, seed=15)
+    ids = [json.loads(line)["id"] for line in out.read_bytes().splitlines()]
+    assert sorted(ids) == [f"p{n:05d}" for n in range(400)]
+
+
+def test_mine_killed_at_random_points_writes_every_commit_once(tmp_path) -> None:
+    repo = _fix_repo(tmp_path, 40)
+    out = tmp_path / "mined.jsonl"
+    command = [sys.executable, "-m", "hunkmetrics", "mine", str(repo), "-o", str(out)]
+    _kill_and_resume(command, out, 40, kills=3, seed=15)
+    ids = [json.loads(line)["id"] for line in out.read_bytes().splitlines()]
+    assert len(ids) == len(set(ids)) == 40

@@ -36,6 +36,8 @@ class FileReader(Protocol):
 
 
 def _safe(path: str) -> str:
+    if "\0" in path:
+        raise SourceError(f"{path!r}: a path with a NUL byte names no file")
     parts = PurePosixPath(path).parts
     if path.startswith("/") or ".." in parts:
         raise SourceError(f"{path}: path leaves the repository")
