@@ -258,6 +258,18 @@ def test_a_hunk_adding_to_an_empty_file(tree) -> None:
     assert sources.files["empty.py"].post == b"y = 2\n"
 
 
+def test_a_file_emptied_by_a_minus_u0_diff(tree) -> None:
+    diff = _diff_of(tree, lambda: (tree / "m.py").write_text(""), "-U0")
+    assert b"@@ -1,3 +0,0 @@" in diff and _git_applies(tree, diff)
+    sources = resolve_sources(parse_patch(diff), WorktreeReader(tree))
+    assert sources.side == "pre"
+    assert sources.files["m.py"].pre == b"a = 1\nb = 2\nc = 3\n"
+    (tree / "m.py").write_text("")  # the tree holds the post-image: an empty file
+    sources = resolve_sources(parse_patch(diff), WorktreeReader(tree))
+    assert sources.side == "post"
+    assert sources.files["m.py"].pre == b"a = 1\nb = 2\nc = 3\n"
+
+
 def test_a_type_change_file_to_symlink(tree) -> None:
     def change() -> None:
         (tree / "t.py").unlink()

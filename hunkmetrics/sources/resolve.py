@@ -54,17 +54,26 @@ def blob_matches(data: bytes, abbreviation: str) -> bool:
 SYMLINK_MODE = "120000"
 
 
+def _existed(file_diff: FileDiff) -> bool:
+    """Whether the `index` line says the pre-image exists: a blob name that is not all
+    zeros, or a mode (git gives none for the missing side of an added file)."""
+    blob = file_diff.old_blob
+    return bool(blob and blob.strip("0")) or file_diff.old_mode is not None
+
+
 def as_git_means(file_diff: FileDiff) -> FileDiff:
-    """The section as git means it. A hunk at `-0,0` (an insertion at the top of a file,
-    as `-U0` diffs have, or into an empty file) can be read as an added file; when the
-    `index` line names a pre-image blob or gives the mode without a `new file mode`
-    line, the file existed before: a modification."""
-    if file_diff.status is not FileStatus.ADDED or file_diff.new_path is None:
-        return file_diff
-    had_blob = bool(file_diff.old_blob and file_diff.old_blob.strip("0"))
-    if not had_blob and file_diff.old_mode is None:
-        return file_diff
-    return replace(file_diff, old_path=file_diff.new_path, status=FileStatus.MODIFIED)
+    """The section as git means it. A lone hunk at `-0,0` (an insertion at the top of a
+    file, as `-U0` diffs have, or into an empty file) can be read as an added file, and
+    one at `+0,0` (a file emptied) as a deleted one. When the `index` line names a blob
+    on the missing side, or gives the mode without a `new file`/`deleted file` line,
+    the file exists on both sides: a modification."""
+    added, deleted = FileStatus.ADDED, FileStatus.DELETED
+    if file_diff.status is added and file_diff.new_path is not None and _existed(file_diff):
+        return replace(file_diff, old_path=file_diff.new_path, status=FileStatus.MODIFIED)
+    swapped = file_diff.swapped()
+    if file_diff.status is deleted and file_diff.old_path is not None and _existed(swapped):
+        return replace(file_diff, new_path=file_diff.old_path, status=FileStatus.MODIFIED)
+    return file_diff
 
 
 def _read(reader: FileReader, path: str, mode: str | None) -> bytes | None:
