@@ -192,7 +192,7 @@ def test_sigkill_of_the_batch_driver_ends_its_workers(tmp_path) -> None:
             break
         time.sleep(0.05)
     assert driver.poll() is None, "the batch finished before it could be killed"
-    # The spawn start method also runs a resource tracker; the workers are the others.
+    # Its children: the workers, and the resource tracker of the spawn start method.
     driver.send_signal(signal.SIGKILL)
     driver.wait()
     deadline = time.monotonic() + 10
@@ -458,20 +458,24 @@ def test_a_trailing_incomplete_line_in_the_source(tmp_path) -> None:
 
 def test_the_parent_watchdog_ends_an_orphan(tmp_path) -> None:
     # The portable fallback alone (no prctl): a middle process starts a child that
-    # watches it, prints the child's pid, and is then SIGKILLed.
+    # watches it and says when it does; then the middle is SIGKILLed.
+    ready = tmp_path / "ready"
     child = (
-        "import os, time; from hunkmetrics.datasets.executors import watch_parent; "
-        "watch_parent(os.getppid()); time.sleep(120)"
+        "import sys, time; from pathlib import Path; "
+        "from hunkmetrics.datasets.executors import watch_parent; "
+        "watch_parent(int(sys.argv[1])); Path(sys.argv[2]).touch(); time.sleep(120)"
     )
     middle = (
-        "import subprocess, sys, time; "
-        f"p = subprocess.Popen([sys.executable, '-c', {child!r}]); "
-        "print(p.pid, flush=True); time.sleep(120)"
+        "import os, subprocess, sys, time; "
+        f"p = subprocess.Popen([sys.executable, '-c', {child!r}, str(os.getpid()), "
+        f"{str(ready)!r}]); print(p.pid, flush=True); time.sleep(120)"
     )
     proc = subprocess.Popen([sys.executable, "-c", middle], stdout=subprocess.PIPE)
     assert proc.stdout is not None
     orphan = int(proc.stdout.readline())
-    time.sleep(0.5)  # let the child start its watchdog (its import takes a moment)
+    deadline = time.monotonic() + 60
+    while not ready.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
     proc.kill()
     proc.wait()
     deadline = time.monotonic() + 10
