@@ -545,7 +545,8 @@ def _kill_and_resume(command: list[str], out: Path, total: int, kills: int, seed
             lines[len(lines) // 2] = b'{"id": "damag\n'
             out.write_bytes(b"".join(lines))
         before = set(_valid_lines(out))
-        stop = rng.randint(len(before) + 1, total - 1) if n < kills else total + 1
+        last = n == kills or len(before) + 1 >= total  # nothing left to stop in between
+        stop = total + 1 if last else rng.randint(len(before) + 1, total - 1)
         _kill_at([*command, "--resume"], out, stop)
         assert before <= set(_valid_lines(out)), "a valid line was lost"
 
