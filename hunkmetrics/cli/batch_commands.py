@@ -149,8 +149,9 @@ def batch(
         bool,
         typer.Option(
             "--resume",
-            help="Continue an interrupted run: skip the ids already in --out "
-            "and cut off a torn last line.",
+            help="Continue an interrupted run: skip the ids already in --out, "
+            "and remove a torn last line or any damaged line (each named in a "
+            "warning; its patch is done again).",
             rich_help_panel="Running",
         ),
     ] = False,

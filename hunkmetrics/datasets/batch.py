@@ -16,7 +16,6 @@ Per item, anything that goes wrong becomes that item's error line; the run goes 
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -32,6 +31,7 @@ from ..sources.resolve import resolve_sources
 from ..workspace import Workspace
 from .executors import Executor, make_executor, one_line
 from .inputs import BatchInput, Defaults, Item, open_input
+from .lock import output_lock
 from .records import JsonlWriter
 from .scheduler import run_tasks
 
@@ -342,9 +342,7 @@ def run_batch(
     started = time.perf_counter()
     settings = settings or Settings()
     batch = source if isinstance(source, BatchInput) else open_input(source, defaults)
-    existed = Path(out).exists()
-    lock = _lock(Path(out))
-    try:
+    with output_lock(out, "batch"):
         return _run_locked(
             batch,
             out,
@@ -358,33 +356,6 @@ def run_batch(
             progress=progress,
             started=started,
         )
-    finally:
-        if not existed:  # nothing written (a failed start): leave nothing behind
-            _remove_if_empty(Path(out))
-        if lock is not None:
-            os.close(lock)
-
-
-def _lock(out: Path) -> int | None:
-    """Hold an advisory lock on the output for the whole run: two runs appending to
-    one file would write ids twice. Released by the kernel however the run ends."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: no lock
-        return None
-    if out.is_dir():
-        raise HunkmetricsError(f"{out}: is a directory; --out names a file")
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(out, os.O_RDONLY | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise HunkmetricsError(f"{out}: cannot write ({exc.strerror})") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        raise HunkmetricsError(f"{out}: another hunkmetrics batch is writing this file") from None
-    return fd
 
 
 def _run_locked(
@@ -403,6 +374,7 @@ def _run_locked(
 ) -> Summary:
     writer = open_writer(out, resume)
     summary = Summary(output=Path(out), total=batch.count, repaired=writer.repaired)
+    summary.warnings.extend(writer.repair_warnings())
     try:
         summary.skipped = len(batch.ids & writer.done_ids)
         summary.foreign = len(writer.done_ids) - summary.skipped
@@ -440,9 +412,3 @@ def _run_locked(
         writer.close()
         summary.seconds = time.perf_counter() - started
     return summary
-
-
-def _remove_if_empty(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        if path.stat().st_size == 0:
-            path.unlink()

@@ -56,6 +56,7 @@ from .commits import (
     walk_commits,
 )
 from .executors import LocalExecutor
+from .lock import output_lock
 from .records import JsonlWriter
 from .scheduler import run_tasks
 
@@ -251,6 +252,7 @@ class MineStats:
     candidates: int = 0
     written: int = 0
     errors: int = 0
+    warnings: list[str] = field(default_factory=list)  # resume: the damaged lines removed
     scan_seconds: float = 0.0
     seconds: float = 0.0
     started: float = field(default_factory=time.perf_counter)
@@ -492,13 +494,26 @@ def mine(
         raise HunkmetricsError("--jobs must be at least 1")
     repo_path = check_repository(repo)
     resolve_ref(repo_path, options.branch)  # fail before creating the output
+    with output_lock(out, "mine", keep_empty=True):
+        return _mine_locked(repo, repo_path, out, options, jobs, resume, on_progress)
+
+
+def _mine_locked(
+    repo: str | Path,
+    repo_path: Path,
+    out: str | Path,
+    options: MineOptions,
+    jobs: int,
+    resume: bool,
+    on_progress: Callable[[MineStats], None] | None,
+) -> MineStats:
     try:
         writer = JsonlWriter(out, resume=resume)
     except FileExistsError as exc:
         raise HunkmetricsError(str(exc)) from None
     except OSError as exc:
         raise HunkmetricsError(f"{out}: cannot write ({exc.strerror or exc})") from None
-    stats = MineStats()
+    stats = MineStats(warnings=writer.repair_warnings())
     last = [0.0]
     with _Interrupt() as interrupt, writer:
 
