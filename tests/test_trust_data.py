@@ -307,6 +307,15 @@ def test_a_pure_insertion_is_checked_and_flagged_as_unverified(tree) -> None:
         resolve_sources(parse_patch(wrong), WorktreeReader(tree))
 
 
+def test_an_unverified_hunk_is_said_in_the_characterize_document(tree, tmp_path) -> None:
+    diff = tmp_path / "u0.diff"
+    diff.write_bytes(b"--- a/m.py\n+++ b/m.py\n@@ -3,0 +4,1 @@\n+d = 4\n")
+    result = invoke("characterize", str(diff), "--repo", str(tree), "--format", "json")
+    assert result.exit_code == 0, result.output
+    warnings = json.loads(result.stdout)["warnings"]
+    assert any(w.startswith("m.py: hunk @@ -3,0 +4,1 @@ could not be verified") for w in warnings)
+
+
 # --- reading stays inside the root ----------------------------------------------------------
 
 
