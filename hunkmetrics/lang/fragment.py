@@ -15,6 +15,7 @@ from .hooks.base import FragmentHeader
 from .index import FileIndex, ParseCache, Scope, build_index, count_errors, top_qualifier
 from .languages import Language
 from .location import Location, anchors, locate_in_index
+from .sweep import covering_below
 
 Side = Literal["pre", "post"]
 # Lines of one wrapping: the text, each line's number in the file (None: wrapper line)
@@ -201,11 +202,12 @@ def _remap(index: FileIndex, fragment: Fragment, language: Language) -> FileInde
         return mapped if mapped else default
 
     lines = fragment.text.decode("utf-8", "surrogateescape").split("\n")
-    scopes = []
-    for scope in index.scopes:
-        if not _plausible(scope, index, fragment, lines, language):
-            continue
-        scopes.append(replace(scope, start=at(scope.start, first - 1), end=at(scope.end, last + 1)))
+    plausible = _plausible_scopes(index, fragment, lines, language)
+    scopes = [
+        replace(scope, start=at(scope.start, first - 1), end=at(scope.end, last + 1))
+        for scope, keep in zip(index.scopes, plausible, strict=True)
+        if keep
+    ]
     return replace(index, scopes=tuple(scopes))
 
 
@@ -213,10 +215,14 @@ def _indent(line: str) -> int:
     return len(line.expandtabs(INDENT)) - len(line.lstrip())
 
 
-def _plausible(
-    scope: Scope, index: FileIndex, fragment: Fragment, lines: list[str], language: Language
-) -> bool:
-    """Whether a scope found in a fragment can be trusted.
+def _on_hunk_line(line: int, fragment: Fragment) -> bool:
+    return 0 < line <= len(fragment.line_map) and bool(fragment.line_map[line - 1])
+
+
+def _plausible_scopes(
+    index: FileIndex, fragment: Fragment, lines: list[str], language: Language
+) -> list[bool]:
+    """Whether each scope found in a fragment can be trusted.
 
     Error recovery can invent declarations (`} else {`, or a call such as
     `.collect(toList());` read as a method): a callable is kept only when its
@@ -225,27 +231,40 @@ def _plausible(
     type. And a fragment hides the types around it: a method indented deeper than the
     types the hunk shows can explain belongs to a nested or anonymous class whose name
     is not visible, so naming it would be a guess."""
-    if "__fragment__" in scope.name:
-        return False
-    if scope.kind != "callable":
-        return True
-    if scope.header_error or scope.qualifier.rsplit(".", 1)[-1] in _KEYWORDS:
-        return False
-    if language.hooks.callables_need_type and scope.owner is None:
-        return False
-    if not 0 < scope.start <= len(fragment.line_map) or not fragment.line_map[scope.start - 1]:
-        return False
-    visible_types = sum(
-        1
-        for other in index.scopes
-        if other.kind == "type"
-        and other.depth < scope.depth
-        and other.start <= scope.start <= other.end
-        and 0 < other.start <= len(fragment.line_map)
-        and fragment.line_map[other.start - 1]
+    language_needs_type = language.hooks.callables_need_type
+    keep = [True] * len(index.scopes)
+    checks: list[int] = []
+    for i, scope in enumerate(index.scopes):
+        if "__fragment__" in scope.name:
+            keep[i] = False
+        elif scope.kind != "callable":
+            continue
+        elif (
+            scope.header_error
+            or scope.qualifier.rsplit(".", 1)[-1] in _KEYWORDS
+            or (language_needs_type and scope.owner is None)
+            or not _on_hunk_line(scope.start, fragment)
+        ):
+            keep[i] = False
+        else:
+            checks.append(i)
+    # The types the hunk shows (declared on its own lines) around each callable.
+    visible = [
+        (s.start, s.end, s.depth)
+        for s in index.scopes
+        if s.kind == "type" and _on_hunk_line(s.start, fragment)
+    ]
+    counts = covering_below(
+        visible, [(index.scopes[i].start, index.scopes[i].depth) for i in checks]
     )
-    nesting = visible_types + (1 if fragment.wrapper_types else 0)
-    return _indent(lines[scope.start - 1]) <= INDENT * nesting
+    indents: dict[int, int] = {}
+    for i, visible_types in zip(checks, counts, strict=True):
+        start = index.scopes[i].start
+        if start not in indents:
+            indents[start] = _indent(lines[start - 1])
+        nesting = visible_types + (1 if fragment.wrapper_types else 0)
+        keep[i] = indents[start] <= INDENT * nesting
+    return keep
 
 
 def locate_from_diff(
