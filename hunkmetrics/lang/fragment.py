@@ -116,13 +116,19 @@ def _starts_in_comment(lines: list[str]) -> bool:
 
 
 def build_fragment(
-    hunk: Hunk, file_diff: FileDiff, language: Language, side: Side = "pre"
+    hunk: Hunk,
+    file_diff: FileDiff,
+    language: Language,
+    side: Side = "pre",
+    *,
+    use_header: bool = True,
 ) -> Fragment:
-    """The best-parsing wrapping of the hunk's lines for this language."""
+    """The best-parsing wrapping of the hunk's lines for this language (without the
+    hooks' header line when `use_header` is false)."""
     numbered = hunk_side_lines(hunk, side)
     body = [text for _, text in numbered]
     numbers: list[int | None] = [n for n, _ in numbered]
-    header = language.hooks.fragment_header(hunk.section, file_diff.path)
+    header = language.hooks.fragment_header(hunk.section, file_diff.path) if use_header else None
     candidates: list[Wrapping] = []
     if language.fragment == "indent":
         candidates.extend(_indent_wrappings(body, numbers, header))
@@ -145,13 +151,30 @@ def build_fragment(
 
 
 def cached_fragment(
-    cache: ParseCache, hunk: Hunk, file_diff: FileDiff, language: Language, side: Side
+    cache: ParseCache,
+    hunk: Hunk,
+    file_diff: FileDiff,
+    language: Language,
+    side: Side,
+    *,
+    use_header: bool = True,
 ) -> Fragment:
     """`build_fragment`, once per hunk side and run."""
-    key = ("fragment", file_diff.path, hunk.index, hunk.old_start, hunk.new_start, side)
+    key: tuple[object, ...] = (
+        "fragment",
+        file_diff.path,
+        hunk.index,
+        hunk.old_start,
+        hunk.new_start,
+        side,
+    )
+    if not use_header:
+        key = (*key, "no header")
     cached = cache.fragments.get(key)
     if not isinstance(cached, Fragment):
-        cached = cache.fragments[key] = build_fragment(hunk, file_diff, language, side)
+        cached = cache.fragments[key] = build_fragment(
+            hunk, file_diff, language, side, use_header=use_header
+        )
     return cached
 
 
@@ -272,18 +295,21 @@ def locate_from_diff(
 ) -> Location:
     """Locate one hunk from its own lines (pre-image side, or post-image for a new file)."""
     side: Side = "post" if file_diff.old_path is None else "pre"
-    fragment = (
-        cached_fragment(cache, hunk, file_diff, language, side)
-        if cache is not None
-        else build_fragment(hunk, file_diff, language, side)
-    )
     path = file_diff.path
     lines = [line.text for line in hunk.lines]
     package = language.hooks.diff_package(lines, path, language.source_roots)
     root = top_qualifier(language, package, path, from_diff=True)
-    index = build_index(
-        fragment.text, language, path, package=package, root=root, tree=fragment.tree
-    )
+    for use_header in (True, False):
+        fragment = (
+            cached_fragment(cache, hunk, file_diff, language, side, use_header=use_header)
+            if cache is not None
+            else build_fragment(hunk, file_diff, language, side, use_header=use_header)
+        )
+        index = build_index(
+            fragment.text, language, path, package=package, root=root, tree=fragment.tree
+        )
+        if not _header_doubles_a_type(index, fragment):
+            break
     index = _remap(index, fragment, language)
     location = locate_in_index(index, hunk, "diff")
     if side == "post":
@@ -304,6 +330,24 @@ def locate_from_diff(
             note="enclosing method not visible in the diff (no source given)",
         )
     return location
+
+
+def _header_doubles_a_type(index: FileIndex, fragment: Fragment) -> bool:
+    """True when a type opened by the wrapper holds, on the hunk's own lines, a type of
+    the same name: the hunk shows the declaration the header stood in for (a Java class
+    named after its file), which would otherwise be read as `Foo.Foo`."""
+    wrappers = {
+        s.name
+        for s in index.scopes
+        if s.kind == "type" and s.depth == 1 and not _on_hunk_line(s.start, fragment)
+    }
+    return any(
+        s.kind == "type"
+        and _on_hunk_line(s.start, fragment)
+        and s.name.rpartition(".")[0] in wrappers
+        and s.name.rpartition(".")[2] == s.name.rpartition(".")[0].rpartition(".")[2]
+        for s in index.scopes
+    )
 
 
 def _type_declared_inside(index: FileIndex, hunk: Hunk, fragment: Fragment) -> bool:
