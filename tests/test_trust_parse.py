@@ -182,3 +182,23 @@ def test_error_naming_a_file_with_a_newline_stays_one_line() -> None:
     with pytest.raises(PatchError) as info:
         parse_patch(b"", name="two\nlines.diff")
     assert str(info.value) == "two\\nlines.diff: empty diff"
+
+
+def test_plain_p1_diff_strips_a_name_facing_dev_null_like_the_others() -> None:
+    diff = (
+        b"--- proj.orig/src/a.py\n+++ proj/src/a.py\n@@ -1 +1 @@\n-a\n+b\n"
+        b"--- proj.orig/src/gone.py\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"
+    )
+    kept, gone = parse_patch(diff).files
+    assert kept.path == "src/a.py"
+    assert (gone.old_path, gone.new_path, gone.status) == ("src/gone.py", None, "deleted")
+    # /dev/null says so: nothing guessed.
+    assert not gone.status_guessed
+
+
+def test_plain_new_file_without_dev_null_is_marked_guessed() -> None:
+    # `@@ -0,0` alone: a new file, or lines added to an empty one; git decides by
+    # whether the file exists, so the model says the status was guessed.
+    diff = b"--- a/e.txt\n+++ b/e.txt\n@@ -0,0 +1 @@\n+one\n"
+    f = _one_file(diff)
+    assert (f.status, f.old_path, f.new_path, f.status_guessed) == ("added", None, "e.txt", True)

@@ -142,6 +142,10 @@ class FileDiff:
     old_mode: str | None = None
     new_mode: str | None = None
     is_binary: bool = False
+    # A plain diff says a file is new (or deleted) only with /dev/null; without it, a
+    # lone `@@ -0,0 …` hunk is read as a new file but may be an empty one that exists
+    # (git decides by whether it does). True when the status was read that way.
+    status_guessed: bool = False
 
     @property
     def path(self) -> str:

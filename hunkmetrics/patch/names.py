@@ -93,10 +93,32 @@ def clean_plain(path: str | None) -> str | None:
     return path[2:] if path.startswith("./") else path
 
 
-def plain_paths(old: str | None, new: str | None) -> tuple[str | None, str | None]:
-    """Prefixes of a plain diff's names: git's a/ b/, or, like `patch -p1`, a first
-    directory that differs between two otherwise equal paths. Equal paths are kept."""
+def strips_first_directory(old: str | None, new: str | None) -> bool | None:
+    """Whether a plain section's two names show a `-p1` prefix (True: first directories
+    differ, the rest is equal), show none (False: equal names), or say nothing (None)."""
     old, new = clean_plain(old), clean_plain(new)
+    if not old or not new:
+        return None
+    if old == new:
+        return False
+    if "/" in old and "/" in new:
+        old_first, old_rest = old.split("/", 1)
+        new_first, new_rest = new.split("/", 1)
+        if old_rest == new_rest and old_first != new_first:
+            return True
+    return None
+
+
+def plain_paths(
+    old: str | None, new: str | None, strip_lone: bool = False
+) -> tuple[str | None, str | None]:
+    """Prefixes of a plain diff's names: git's a/ b/, or, like `patch -p1`, a first
+    directory that differs between two otherwise equal paths. Equal paths are kept. A
+    name facing /dev/null loses its first directory when `strip_lone` (the diff's other
+    sections show a -p1 prefix)."""
+    old, new = clean_plain(old), clean_plain(new)
+    if strip_lone and (old is None) != (new is None):
+        return (drop_component(old) if old else None), (drop_component(new) if new else None)
     git_style = (old is None or old.startswith("a/")) and (new is None or new.startswith("b/"))
     if git_style and (old is not None or new is not None):
         return (old[2:] if old else None), (new[2:] if new else None)

@@ -8,6 +8,7 @@ Every error is one PatchError line."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from .names import (
     header_name,
     plain_paths,
     split_git_header,
+    strips_first_directory,
 )
 
 ENCODING = "utf-8"
@@ -120,8 +122,9 @@ def parse_patch(
         )
     files: list[FileDiff] = []
     index = 0
+    strip_lone = _plain_strip(sections)
     for section in sections:
-        file_diff = _file_diff(section, index, name)
+        file_diff = _file_diff(section, index, name, strip_lone)
         index += len(file_diff.hunks)
         files.append(file_diff)
         reason = file_diff.excluded_reason
@@ -371,12 +374,26 @@ class _Reader:
         )
 
 
-def _file_diff(section: _Section, first_index: int, name: str) -> FileDiff:
+def _plain_strip(sections: list[_Section]) -> bool:
+    """Whether the plain sections, taken together, show a `-p1` prefix: a name facing
+    /dev/null is then stripped like the others."""
+    votes = Counter(
+        strips_first_directory(s.old_name, s.new_name) for s in sections if s.git_line is None
+    )
+    return votes[True] > votes[False]
+
+
+def _file_diff(section: _Section, first_index: int, name: str, strip_lone: bool) -> FileDiff:
     info = "\n".join(section.extended)
+    guessed = False
     if section.git_line is not None:
         old_path, new_path, status = _git_paths(section, name)
     else:
-        old_path, new_path, status = _plain_paths(section)
+        old_path, new_path, status = _plain_paths(section, strip_lone)
+        guessed = status in (FileStatus.ADDED, FileStatus.DELETED) and DEV_NULL not in (
+            section.old_name,
+            section.new_name,
+        )
     path = new_path if new_path is not None else old_path
     if path is None:
         raise patch_error(f"{show(name)}: a file section without a path")
@@ -395,6 +412,7 @@ def _file_diff(section: _Section, first_index: int, name: str) -> FileDiff:
         old_mode=old_mode.group(1) if old_mode else mode,
         new_mode=new_mode.group(1) if new_mode else mode,
         is_binary=section.binary,
+        status_guessed=guessed,
     )
     # Like a binary file, a symlink's or submodule's "lines" are no source: no hunks.
     return replace(file_diff, hunks=()) if file_diff.special_kind else file_diff
@@ -460,8 +478,8 @@ def _git_prefixed(section: _Section) -> bool:
     return bool(candidates) and all(n.startswith(("a/", "b/")) for n in candidates)
 
 
-def _plain_paths(section: _Section) -> tuple[str | None, str | None, FileStatus]:
-    old, new = plain_paths(section.old_name, section.new_name)
+def _plain_paths(section: _Section, strip_lone: bool) -> tuple[str | None, str | None, FileStatus]:
+    old, new = plain_paths(section.old_name, section.new_name, strip_lone)
     hunks = section.hunks
     # A plain diff has no other sign of a new or deleted file than /dev/null or one
     # hunk with an empty side.
