@@ -202,3 +202,8 @@ def test_plain_new_file_without_dev_null_is_marked_guessed() -> None:
     diff = b"--- a/e.txt\n+++ b/e.txt\n@@ -0,0 +1 @@\n+one\n"
     f = _one_file(diff)
     assert (f.status, f.old_path, f.new_path, f.status_guessed) == ("added", None, "e.txt", True)
+
+
+def test_binary_only_plain_diff_converted_to_crlf() -> None:
+    f = _one_file(b"Binary files a/img.png and b/img.png differ\r\n")
+    assert (f.path, f.is_binary, f.excluded_reason) == ("img.png", True, "binary")

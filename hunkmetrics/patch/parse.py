@@ -35,7 +35,7 @@ _MODE_RE = {
     "new": re.compile(r"^(?:new mode|new file mode) ([0-7]+)", re.M),
 }
 _HEADER_RE = re.compile(rb"^(?:--- |\+\+\+ |@@ |diff )", re.M)
-_BINARY_RE = re.compile(r"^Binary files (.+?) and (.+?) differ$")
+_BINARY_RE = re.compile(r"^Binary files (.+?) and (.+?) differ\r?$")
 _EXTENDED = (
     "old mode ",
     "new mode ",
