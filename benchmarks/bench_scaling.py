@@ -9,6 +9,10 @@ unit (the `per_unit_us` column), quadratic code a doubling one:
   hunk      one hunk of N lines (Java: a class of 5-line methods, every line removed
             and re-added with a change), parsed, then located from the diff alone
 
+Each input is timed twice: as a program runs it, and with CPython's cyclic garbage
+collector off (`*_no_gc`), which separates the library's own work from the
+collector's passes over millions of live objects.
+
     python benchmarks/bench_scaling.py [--nesting 10000,20000,40000]
                                        [--lines 100000,200000,400000] [--out FILE]
 
@@ -62,26 +66,28 @@ def _hunk_diff(lines: int) -> bytes:
     return "".join(out).encode()
 
 
-def _time(run: Callable[[], object]) -> float:
+def _time(run: Callable[[], object], collector: bool) -> float:
+    """Seconds for one run, with CPython's cyclic garbage collector on or off."""
     gc.collect()
-    started = time.perf_counter()
-    run()
-    return time.perf_counter() - started
+    if not collector:
+        gc.disable()
+    try:
+        started = time.perf_counter()
+        run()
+        return time.perf_counter() - started
+    finally:
+        gc.enable()
 
 
 def _measure(label: str, unit: str, size: int, data: bytes) -> dict[str, object]:
-    parse_s = _time(lambda: hunkmetrics.parse_patch(data))
     patch = hunkmetrics.parse_patch(data)
-    locate_s = _time(lambda: hunkmetrics.locate_patch(patch))
-    total = parse_s + locate_s
-    row = {
-        "input": label,
-        unit: size,
-        "diff_bytes": len(data),
-        "parse_s": round(parse_s, 3),
-        "locate_s": round(locate_s, 3),
-        "per_unit_us": round(total / size * 1e6, 2),
-    }
+    row: dict[str, object] = {"input": label, unit: size, "diff_bytes": len(data)}
+    for collector, suffix in ((True, ""), (False, "_no_gc")):
+        parse_s = _time(lambda: hunkmetrics.parse_patch(data), collector)
+        locate_s = _time(lambda: hunkmetrics.locate_patch(patch), collector)
+        row[f"parse_s{suffix}"] = round(parse_s, 3)
+        row[f"locate_s{suffix}"] = round(locate_s, 3)
+        row[f"per_unit_us{suffix}"] = round((parse_s + locate_s) / size * 1e6, 2)
     print(json.dumps(row), flush=True)
     return row
 

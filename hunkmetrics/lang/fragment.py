@@ -47,6 +47,7 @@ _KEYWORDS = frozenset(
 )
 
 
+_BRACE_TOKEN_RE = re.compile(r"//|/\*|[\"'`{}]")
 INDENT = 4  # columns per nesting level assumed when reading indentation (tabs expand to 4)
 
 
@@ -76,28 +77,37 @@ def hunk_side_lines(hunk: Hunk, side: Side = "pre") -> list[tuple[int, str]]:
 
 
 def _brace_depths(lines: list[str]) -> tuple[int, int]:
-    """(lowest running depth, final depth) of `{`/`}` outside strings and comments."""
+    """(lowest running depth, final depth) of `{`/`}` outside strings and comments.
+
+    Jumps from one token that matters to the next, not character by character."""
     depth = low = 0
     in_block = False
     for line in lines:
         i = 0
         while i < len(line):
-            ch = line[i]
             if in_block:
-                if line.startswith("*/", i):
-                    in_block, i = False, i + 1
-            elif line.startswith("//", i):
+                close = line.find("*/", i)
+                if close < 0:
+                    break
+                in_block, i = False, close + 2
+                continue
+            match = _BRACE_TOKEN_RE.search(line, i)
+            if match is None:
                 break
-            elif line.startswith("/*", i):
-                in_block, i = True, i + 1
-            elif ch in "\"'`":
-                end = line.find(ch, i + 1)
+            i, token = match.start(), match.group()
+            if token == "//":
+                break
+            if token == "/*":
+                in_block, i = True, i + 2
+                continue
+            if token in "\"'`":
+                end = line.find(token, i + 1)
                 while end > 0 and line[end - 1] == "\\":
-                    end = line.find(ch, end + 1)
+                    end = line.find(token, end + 1)
                 i = end if end > 0 else len(line)
-            elif ch == "{":
+            elif token == "{":
                 depth += 1
-            elif ch == "}":
+            else:
                 depth -= 1
                 low = min(low, depth)
             i += 1

@@ -73,8 +73,9 @@ def show(text: str, limit: int | None = None) -> str:
 
 
 def patch_error(message: str) -> PatchError:
-    """A PatchError whose message is one line, whatever the input held."""
-    return PatchError(" ".join(message.split()))
+    """A PatchError whose message is one line, whatever the input held (every line
+    break, Unicode ones included, becomes a space)."""
+    return PatchError(" ".join(message.splitlines()))
 
 
 def read_patch(
@@ -89,12 +90,21 @@ def read_patch(
         if stdin is None:
             raise patch_error("no diff on standard input")
         return parse_patch(stdin, name="<stdin>", reverse=reverse, hunking=hunking)
-    path = Path(source)
-    if not path.exists():
+    data = read_patch_bytes(source)
+    return parse_patch(data, name=str(source), reverse=reverse, hunking=hunking)
+
+
+def read_patch_bytes(path: str | Path) -> bytes:
+    """A patch file's bytes; what is not a readable file is a one-line PatchError."""
+    target = Path(path)
+    if not target.exists():
         raise patch_error(f"{show(str(path))}: no such file")
-    if path.is_dir():
+    if target.is_dir():
         raise patch_error(f"{show(str(path))}: is a directory, expected a diff file")
-    return parse_patch(path.read_bytes(), name=str(path), reverse=reverse, hunking=hunking)
+    try:
+        return target.read_bytes()
+    except OSError as exc:
+        raise patch_error(f"{show(str(path))}: cannot read ({exc.strerror})") from None
 
 
 def parse_patch(
@@ -254,7 +264,7 @@ class _Reader:
             elif _BINARY_RE.match(line):
                 section.binary = True
                 self.at += 1
-            elif line == "GIT binary patch":
+            elif line.rstrip("\r") == "GIT binary patch":
                 section.binary = True
                 self.at += 1
                 while self.at < len(lines) and not lines[self.at].startswith("diff "):
