@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from hunkmetrics import parse_patch
+from hunkmetrics import LineKind, parse_patch
 from hunkmetrics.lang import all_rules, build_index, locate_patch, rules_for_path
 from hunkmetrics.sources.resolve import FileTexts, Sources
 
@@ -199,3 +199,87 @@ def test_diff_only_other_languages(path: str, diff_body: str, method: str) -> No
     located = locate_patch(parse_patch(diff.encode()))
     assert located[0].location.located_by == "diff"
     assert located[0].location.method == method
+
+
+# Issue 15: diff-only Java classes were doubled, change-less hunks crashed, and deep
+# nesting or huge hunks took quadratic time.
+
+_FOO = "src/main/java/org/ex/Foo.java"
+
+
+def _diff_only(diff: str) -> list[tuple[str | None, str | None, bool]]:
+    located = locate_patch(parse_patch(diff.encode()))
+    return [(h.location.class_name, h.location.method, h.location.placed) for h in located]
+
+
+def test_java_class_shown_by_the_hunk_is_not_doubled() -> None:
+    # The hunk shows `public class Foo {` itself; the class the locator wraps a
+    # fragment in is also named after the file. One class, org.ex.Foo.
+    top = (
+        f"--- a/{_FOO}\n+++ b/{_FOO}\n@@ -1,5 +1,5 @@\n package org.ex;\n \n"
+        "+import java.util.List;\n public class Foo {\n     int x;\n-    int y;\n"
+    )
+    assert _diff_only(top) == [("org.ex.Foo", None, True)]
+    inside = (
+        f"--- a/{_FOO}\n+++ b/{_FOO}\n@@ -3,4 +3,4 @@ import java.util.List;\n \n"
+        " public class Foo {\n-    int x;\n+    long x;\n     void m() {\n"
+    )
+    assert _diff_only(inside) == [("org.ex.Foo", None, True)]
+
+
+def test_java_class_named_by_the_section_heading_is_kept() -> None:
+    diff = (
+        f"--- a/{_FOO}\n+++ b/{_FOO}\n@@ -10,4 +10,4 @@ public class Foo {{\n"
+        "     void m() {\n-        a();\n+        b();\n     }\n }\n"
+    )
+    assert _diff_only(diff) == [("org.ex.Foo", "org.ex.Foo.m()", True)]
+
+
+def test_a_hunk_that_changes_nothing_is_not_placed() -> None:
+    # The parser refuses such hunks (git calls them corrupt); a Patch built by hand
+    # can still hold one, and locating it must not fail.
+    from dataclasses import replace
+
+    from hunkmetrics.lang.location import locate_in_index
+
+    source = "class A {\n  void m() {\n    x();\n  }\n}\n"
+    index = build_index(source.encode(), all_rules()["java"], "A.java")
+    hunk = parse_patch(b"--- a/A.java\n+++ b/A.java\n@@ -3 +3 @@\n-    x();\n+    y();\n").hunks[0]
+    context_only = replace(
+        hunk, lines=(replace(hunk.lines[0], kind=LineKind.CONTEXT, new_lineno=3),)
+    )
+    location = locate_in_index(index, context_only, "source")
+    assert (location.class_name, location.method, location.placed) == (None, None, False)
+    assert location.note == "the hunk changes no line"
+
+
+def test_nested_generics_are_dropped_in_one_pass() -> None:
+    from hunkmetrics.lang.names import clean_type
+
+    assert clean_type("Map<String, List<Map<K, V>>>") == "Map"
+    assert clean_type("a<b") == "a<b" and clean_type("a>b<c>") == "a>b"
+    deep = "List" + "<List" * 20_000 + ">" * 20_000
+    assert clean_type(deep) == "List"
+
+
+def test_sweeps_agree_with_a_scan_per_question() -> None:
+    import random
+
+    from hunkmetrics.lang.sweep import covering_below, deepest_containing
+
+    rng = random.Random(15)
+    for _ in range(300):
+        spans = []
+        for _ in range(rng.randint(0, 12)):
+            start = rng.randint(1, 20)
+            spans.append((start, start + rng.randint(0, 8), rng.randint(1, 5)))
+        queries = [(a, a + rng.randint(0, 1)) for a in (rng.randint(0, 25) for _ in range(8))]
+        expected = []
+        for first, last in queries:
+            inside = [i for i, (s, e, _) in enumerate(spans) if s <= first and last <= e]
+            expected.append(max(inside, key=lambda i: (spans[i][2], i)) if inside else None)
+        assert deepest_containing(spans, queries) == expected
+        lines = [(line, rng.randint(1, 6)) for line in (rng.randint(0, 25) for _ in range(8))]
+        assert covering_below(spans, lines) == [
+            sum(1 for s, e, d in spans if s <= line <= e and d < depth) for line, depth in lines
+        ]

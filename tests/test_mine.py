@@ -496,9 +496,11 @@ def test_count_hunks_leaves_whole_files_out_for_birch() -> None:
 
 
 def test_count_hunks_is_the_documents_hunk_count() -> None:
-    """A file emptied in place (git: modified, no `deleted file mode` line) has the
-    single hunk `@@ -1,2 +0,0 @@`, which the parser reads as the file deleted: birch
-    leaves it out of the document's hunk_count, and mine counts the same way."""
+    """A file emptied in place (git: modified, no `deleted file mode` line; its new blob
+    is the empty e69de29) has the single hunk `@@ -1,2 +0,0 @@`. The file still exists
+    after the change, so it is modified, not deleted, and birch counts its hunk like
+    default does: 1 + 2 = 3 hunks. Whatever the rule, mine counts exactly what the
+    document says."""
     diff = (
         b"diff --git a/A.java b/A.java\nindex 1111111..e69de29 100644\n--- a/A.java\n"
         b"+++ b/A.java\n@@ -1,2 +0,0 @@\n-class A {\n-}\n"
@@ -507,7 +509,7 @@ def test_count_hunks_is_the_documents_hunk_count() -> None:
         b"@@ -9 +9 @@\n-int x;\n+int y;\n"
     )
     assert count_hunks(diff) == 3
-    assert count_hunks(diff, "birch") == 2
+    assert count_hunks(diff, "birch") == 3
     for profile in ("default", "birch"):
         document = hunkmetrics.characterize(diff, profile=profile).to_dict()
         assert document["hunk_count"] == count_hunks(diff, profile)

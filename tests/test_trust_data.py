@@ -277,13 +277,12 @@ def test_a_type_change_file_to_symlink(tree) -> None:
 
     diff = _diff_of(tree, change)
     assert diff.count(b"diff --git a/t.py b/t.py") == 2 and _git_applies(tree, diff)
-    expected_pre, expected_post = b"x = 1\n", b"m.py"  # a link's content: its target
+    # The file is deleted; the link that takes its place is no source (the parser keeps
+    # no hunk for it), so the path's texts are the file's: its pre-image, then nothing.
+    expected_pre = b"x = 1\n"
     sources = resolve_sources(parse_patch(diff), WorktreeReader(tree))
     assert sources.side == "pre"
-    assert (sources.files["t.py"].pre, sources.files["t.py"].post) == (
-        expected_pre,
-        expected_post,
-    )
+    assert (sources.files["t.py"].pre, sources.files["t.py"].post) == (expected_pre, None)
     change()  # now the tree holds the post-image: the symbolic link
     sources = resolve_sources(parse_patch(diff), WorktreeReader(tree))
     assert sources.side == "post"

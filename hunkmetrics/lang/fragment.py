@@ -15,6 +15,7 @@ from .hooks.base import FragmentHeader
 from .index import FileIndex, ParseCache, Scope, build_index, count_errors, top_qualifier
 from .languages import Language
 from .location import Location, anchors, locate_in_index
+from .sweep import covering_below
 
 Side = Literal["pre", "post"]
 # Lines of one wrapping: the text, each line's number in the file (None: wrapper line)
@@ -46,6 +47,7 @@ _KEYWORDS = frozenset(
 )
 
 
+_BRACE_TOKEN_RE = re.compile(r"//|/\*|[\"'`{}]")
 INDENT = 4  # columns per nesting level assumed when reading indentation (tabs expand to 4)
 
 
@@ -75,28 +77,37 @@ def hunk_side_lines(hunk: Hunk, side: Side = "pre") -> list[tuple[int, str]]:
 
 
 def _brace_depths(lines: list[str]) -> tuple[int, int]:
-    """(lowest running depth, final depth) of `{`/`}` outside strings and comments."""
+    """(lowest running depth, final depth) of `{`/`}` outside strings and comments.
+
+    Jumps from one token that matters to the next, not character by character."""
     depth = low = 0
     in_block = False
     for line in lines:
         i = 0
         while i < len(line):
-            ch = line[i]
             if in_block:
-                if line.startswith("*/", i):
-                    in_block, i = False, i + 1
-            elif line.startswith("//", i):
+                close = line.find("*/", i)
+                if close < 0:
+                    break
+                in_block, i = False, close + 2
+                continue
+            match = _BRACE_TOKEN_RE.search(line, i)
+            if match is None:
                 break
-            elif line.startswith("/*", i):
-                in_block, i = True, i + 1
-            elif ch in "\"'`":
-                end = line.find(ch, i + 1)
+            i, token = match.start(), match.group()
+            if token == "//":
+                break
+            if token == "/*":
+                in_block, i = True, i + 2
+                continue
+            if token in "\"'`":
+                end = line.find(token, i + 1)
                 while end > 0 and line[end - 1] == "\\":
-                    end = line.find(ch, end + 1)
+                    end = line.find(token, end + 1)
                 i = end if end > 0 else len(line)
-            elif ch == "{":
+            elif token == "{":
                 depth += 1
-            elif ch == "}":
+            else:
                 depth -= 1
                 low = min(low, depth)
             i += 1
@@ -115,13 +126,19 @@ def _starts_in_comment(lines: list[str]) -> bool:
 
 
 def build_fragment(
-    hunk: Hunk, file_diff: FileDiff, language: Language, side: Side = "pre"
+    hunk: Hunk,
+    file_diff: FileDiff,
+    language: Language,
+    side: Side = "pre",
+    *,
+    use_header: bool = True,
 ) -> Fragment:
-    """The best-parsing wrapping of the hunk's lines for this language."""
+    """The best-parsing wrapping of the hunk's lines for this language (without the
+    hooks' header line when `use_header` is false)."""
     numbered = hunk_side_lines(hunk, side)
     body = [text for _, text in numbered]
     numbers: list[int | None] = [n for n, _ in numbered]
-    header = language.hooks.fragment_header(hunk.section, file_diff.path)
+    header = language.hooks.fragment_header(hunk.section, file_diff.path) if use_header else None
     candidates: list[Wrapping] = []
     if language.fragment == "indent":
         candidates.extend(_indent_wrappings(body, numbers, header))
@@ -144,13 +161,30 @@ def build_fragment(
 
 
 def cached_fragment(
-    cache: ParseCache, hunk: Hunk, file_diff: FileDiff, language: Language, side: Side
+    cache: ParseCache,
+    hunk: Hunk,
+    file_diff: FileDiff,
+    language: Language,
+    side: Side,
+    *,
+    use_header: bool = True,
 ) -> Fragment:
     """`build_fragment`, once per hunk side and run."""
-    key = ("fragment", file_diff.path, hunk.index, hunk.old_start, hunk.new_start, side)
+    key: tuple[object, ...] = (
+        "fragment",
+        file_diff.path,
+        hunk.index,
+        hunk.old_start,
+        hunk.new_start,
+        side,
+    )
+    if not use_header:
+        key = (*key, "no header")
     cached = cache.fragments.get(key)
     if not isinstance(cached, Fragment):
-        cached = cache.fragments[key] = build_fragment(hunk, file_diff, language, side)
+        cached = cache.fragments[key] = build_fragment(
+            hunk, file_diff, language, side, use_header=use_header
+        )
     return cached
 
 
@@ -201,11 +235,12 @@ def _remap(index: FileIndex, fragment: Fragment, language: Language) -> FileInde
         return mapped if mapped else default
 
     lines = fragment.text.decode("utf-8", "surrogateescape").split("\n")
-    scopes = []
-    for scope in index.scopes:
-        if not _plausible(scope, index, fragment, lines, language):
-            continue
-        scopes.append(replace(scope, start=at(scope.start, first - 1), end=at(scope.end, last + 1)))
+    plausible = _plausible_scopes(index, fragment, lines, language)
+    scopes = [
+        replace(scope, start=at(scope.start, first - 1), end=at(scope.end, last + 1))
+        for scope, keep in zip(index.scopes, plausible, strict=True)
+        if keep
+    ]
     return replace(index, scopes=tuple(scopes))
 
 
@@ -213,10 +248,14 @@ def _indent(line: str) -> int:
     return len(line.expandtabs(INDENT)) - len(line.lstrip())
 
 
-def _plausible(
-    scope: Scope, index: FileIndex, fragment: Fragment, lines: list[str], language: Language
-) -> bool:
-    """Whether a scope found in a fragment can be trusted.
+def _on_hunk_line(line: int, fragment: Fragment) -> bool:
+    return 0 < line <= len(fragment.line_map) and bool(fragment.line_map[line - 1])
+
+
+def _plausible_scopes(
+    index: FileIndex, fragment: Fragment, lines: list[str], language: Language
+) -> list[bool]:
+    """Whether each scope found in a fragment can be trusted.
 
     Error recovery can invent declarations (`} else {`, or a call such as
     `.collect(toList());` read as a method): a callable is kept only when its
@@ -225,27 +264,40 @@ def _plausible(
     type. And a fragment hides the types around it: a method indented deeper than the
     types the hunk shows can explain belongs to a nested or anonymous class whose name
     is not visible, so naming it would be a guess."""
-    if "__fragment__" in scope.name:
-        return False
-    if scope.kind != "callable":
-        return True
-    if scope.header_error or scope.qualifier.rsplit(".", 1)[-1] in _KEYWORDS:
-        return False
-    if language.hooks.callables_need_type and scope.owner is None:
-        return False
-    if not 0 < scope.start <= len(fragment.line_map) or not fragment.line_map[scope.start - 1]:
-        return False
-    visible_types = sum(
-        1
-        for other in index.scopes
-        if other.kind == "type"
-        and other.depth < scope.depth
-        and other.start <= scope.start <= other.end
-        and 0 < other.start <= len(fragment.line_map)
-        and fragment.line_map[other.start - 1]
+    language_needs_type = language.hooks.callables_need_type
+    keep = [True] * len(index.scopes)
+    checks: list[int] = []
+    for i, scope in enumerate(index.scopes):
+        if "__fragment__" in scope.name:
+            keep[i] = False
+        elif scope.kind != "callable":
+            continue
+        elif (
+            scope.header_error
+            or scope.qualifier.rsplit(".", 1)[-1] in _KEYWORDS
+            or (language_needs_type and scope.owner is None)
+            or not _on_hunk_line(scope.start, fragment)
+        ):
+            keep[i] = False
+        else:
+            checks.append(i)
+    # The types the hunk shows (declared on its own lines) around each callable.
+    visible = [
+        (s.start, s.end, s.depth)
+        for s in index.scopes
+        if s.kind == "type" and _on_hunk_line(s.start, fragment)
+    ]
+    counts = covering_below(
+        visible, [(index.scopes[i].start, index.scopes[i].depth) for i in checks]
     )
-    nesting = visible_types + (1 if fragment.wrapper_types else 0)
-    return _indent(lines[scope.start - 1]) <= INDENT * nesting
+    indents: dict[int, int] = {}
+    for i, visible_types in zip(checks, counts, strict=True):
+        start = index.scopes[i].start
+        if start not in indents:
+            indents[start] = _indent(lines[start - 1])
+        nesting = visible_types + (1 if fragment.wrapper_types else 0)
+        keep[i] = indents[start] <= INDENT * nesting
+    return keep
 
 
 def locate_from_diff(
@@ -253,18 +305,21 @@ def locate_from_diff(
 ) -> Location:
     """Locate one hunk from its own lines (pre-image side, or post-image for a new file)."""
     side: Side = "post" if file_diff.old_path is None else "pre"
-    fragment = (
-        cached_fragment(cache, hunk, file_diff, language, side)
-        if cache is not None
-        else build_fragment(hunk, file_diff, language, side)
-    )
     path = file_diff.path
     lines = [line.text for line in hunk.lines]
     package = language.hooks.diff_package(lines, path, language.source_roots)
     root = top_qualifier(language, package, path, from_diff=True)
-    index = build_index(
-        fragment.text, language, path, package=package, root=root, tree=fragment.tree
-    )
+    for use_header in (True, False):
+        fragment = (
+            cached_fragment(cache, hunk, file_diff, language, side, use_header=use_header)
+            if cache is not None
+            else build_fragment(hunk, file_diff, language, side, use_header=use_header)
+        )
+        index = build_index(
+            fragment.text, language, path, package=package, root=root, tree=fragment.tree
+        )
+        if not _header_doubles_a_type(index, fragment):
+            break
     index = _remap(index, fragment, language)
     location = locate_in_index(index, hunk, "diff")
     if side == "post":
@@ -285,6 +340,24 @@ def locate_from_diff(
             note="enclosing method not visible in the diff (no source given)",
         )
     return location
+
+
+def _header_doubles_a_type(index: FileIndex, fragment: Fragment) -> bool:
+    """True when a type opened by the wrapper holds, on the hunk's own lines, a type of
+    the same name: the hunk shows the declaration the header stood in for (a Java class
+    named after its file), which would otherwise be read as `Foo.Foo`."""
+    wrappers = {
+        s.name
+        for s in index.scopes
+        if s.kind == "type" and s.depth == 1 and not _on_hunk_line(s.start, fragment)
+    }
+    return any(
+        s.kind == "type"
+        and _on_hunk_line(s.start, fragment)
+        and s.name.rpartition(".")[0] in wrappers
+        and s.name.rpartition(".")[2] == s.name.rpartition(".")[0].rpartition(".")[2]
+        for s in index.scopes
+    )
 
 
 def _type_declared_inside(index: FileIndex, hunk: Hunk, fragment: Fragment) -> bool:

@@ -12,6 +12,7 @@ import tree_sitter as ts
 from .hooks.base import Placement
 from .languages import Language
 from .names import clean_type, join, text
+from .parents import parents_of
 from .paths import directory_package
 
 __all__ = [
@@ -122,7 +123,7 @@ def build_index(
     for kind in _NODE_KINDS:
         nodes.extend((n, kind) for n in captures.get(kind, []))
     nodes.sort(key=lambda item: (item[0].start_byte, -item[0].end_byte))
-    scopes = _nest(nodes, language, root, package)
+    scopes = _nest(nodes, language, root, package, tree)
     return FileIndex(
         path,
         language.name,
@@ -142,49 +143,71 @@ def top_qualifier(language: Language, package: str, path: str, from_diff: bool) 
     return package if language.package == "declaration" else ""
 
 
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What a scope's children inherit: the qualifier their names join and the nearest
+    enclosing type (a callable's owner, an anonymous class's base)."""
+
+    prefix: str
+    owner: str | None
+
+
 def _nest(
-    nodes: list[tuple[ts.Node, NodeKind]], language: Language, root: str, package: str | None
+    nodes: list[tuple[ts.Node, NodeKind]],
+    language: Language,
+    root: str,
+    package: str | None,
+    tree: ts.Tree,
 ) -> list[Scope]:
+    """Scopes from the captured nodes, in one pass: a stack of the open ones gives each
+    its depth and context, so deep nesting costs no more than wide."""
     scopes: list[Scope] = []
-    stack: list[tuple[ts.Node, Scope]] = []
+    stack: list[tuple[ts.Node, _Context]] = []
+    top = _Context(root, None)
     anonymous: Counter[str] = Counter()
     seen: set[int] = set()
+    parents = parents_of(tree.root_node, [node for node, _ in nodes])
     for node, kind in nodes:
         if node.id in seen:
             continue
         seen.add(node.id)
         while stack and stack[-1][0].end_byte <= node.start_byte:
             stack.pop()
-        parents = [s for _, s in stack]
-        scope = _make_scope(node, kind, language, root, package, parents, anonymous)
+        context = stack[-1][1] if stack else top
+        parent = parents.get(node.id)
+        scope = _make_scope(
+            node, kind, language, context, len(stack) + 1, parent, package, anonymous, root
+        )
         if scope is not None:
             scopes.append(scope)
-            stack.append((node, scope))
+            by_callables = language.qualify_by_callables or scope.kind != "callable"
+            stack.append(
+                (
+                    node,
+                    _Context(
+                        scope.qualifier if by_callables else context.prefix,
+                        scope.name if scope.kind == "type" else context.owner,
+                    ),
+                )
+            )
     scopes.sort(key=lambda s: (s.start, s.depth))
     return scopes
-
-
-def _prefix(parents: list[Scope], root: str, by_callables: bool) -> str:
-    for scope in reversed(parents):
-        if by_callables or scope.kind != "callable":
-            return scope.qualifier
-    return root
 
 
 def _make_scope(
     node: ts.Node,
     kind: NodeKind,
     language: Language,
-    root: str,
+    context: _Context,
+    depth: int,
+    parent: ts.Node | None,
     package: str | None,
-    parents: list[Scope],
     anonymous: Counter[str],
+    root: str,
 ) -> Scope | None:
-    depth = len(parents) + 1
-    start, end = _span(node)
+    start, end = _span(node, parent)
     if kind == "anon":
-        enclosing = next((s for s in reversed(parents) if s.kind == "type"), None)
-        base = enclosing.qualifier if enclosing else root
+        base = context.owner if context.owner is not None else root
         anonymous[base] += 1
         name = f"{base}${anonymous[base]}"
         return Scope("type", name, name, start, end, depth)
@@ -196,19 +219,13 @@ def _make_scope(
         )
         if not bare:
             return None
-        name = join(_prefix(parents, root, language.qualify_by_callables), clean_type(bare))
+        name = join(context.prefix, clean_type(bare))
         return Scope(kind, name, name, start, end, depth)
-    callable_name = language.hooks.callable_name(node)
+    callable_name = language.hooks.callable_name_in(node, parent)
     if not callable_name:
         return None
     place = language.hooks.place_callable(
-        node,
-        Placement(
-            prefix=_prefix(parents, root, language.qualify_by_callables),
-            name=callable_name,
-            owner=next((s.name for s in reversed(parents) if s.kind == "type"), None),
-        ),
-        package,
+        node, Placement(prefix=context.prefix, name=callable_name, owner=context.owner), package
     )
     qualifier = join(place.prefix, place.name)
     name = f"{qualifier}({','.join(language.hooks.parameters(node))})"
@@ -221,9 +238,8 @@ def _make_scope(
     return Scope("callable", name, qualifier, start, end, depth, place.owner, header_error)
 
 
-def _span(node: ts.Node) -> tuple[int, int]:
+def _span(node: ts.Node, parent: ts.Node | None) -> tuple[int, int]:
     start = node.start_point.row + 1
-    parent = node.parent
     if parent is not None and parent.type == "decorated_definition":
         start = parent.start_point.row + 1
     end_row = node.end_point.row

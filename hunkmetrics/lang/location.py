@@ -7,6 +7,7 @@ from typing import Literal
 
 from ..patch.model import Hunk, LineKind
 from .index import FileIndex, Scope
+from .sweep import deepest_containing
 
 LocatedBy = Literal["source", "diff"]
 
@@ -46,11 +47,20 @@ def anchors(hunk: Hunk) -> list[Anchor]:
 def locate_in_index(index: FileIndex, hunk: Hunk, located_by: LocatedBy) -> Location:
     """The class and method around the hunk's anchors in this index."""
     points = anchors(hunk)
-    per_anchor = [_innermost(index, a) for a in points]
-    methods: list[str] = []
-    for _, callable_scope in per_anchor:
-        if callable_scope is not None and callable_scope.name not in methods:
-            methods.append(callable_scope.name)
+    if not points:  # a hunk that changes no line: nothing to place
+        return Location(
+            index.language,
+            index.package,
+            None,
+            None,
+            (),
+            None,
+            located_by,
+            note="the hunk changes no line",
+            placed=False,
+        )
+    per_anchor = _innermost_all(index, points)
+    methods = list(dict.fromkeys(c.name for _, c in per_anchor if c is not None))
     callables = {c.name if c else None for _, c in per_anchor}
     method_scope = per_anchor[0][1] if per_anchor and len(callables) == 1 else None
     classes = {cls for cls, _ in per_anchor}
@@ -72,15 +82,23 @@ def locate_in_index(index: FileIndex, hunk: Hunk, located_by: LocatedBy) -> Loca
     )
 
 
-def _innermost(index: FileIndex, anchor: Anchor) -> tuple[str | None, Scope | None]:
-    """The class and the callable around one anchor."""
-    scopes = index.enclosing(anchor.first, anchor.last)
-    type_scope = next((s for s in reversed(scopes) if s.kind == "type"), None)
-    callable_scope = next((s for s in reversed(scopes) if s.kind == "callable"), None)
-    if (
-        callable_scope is not None
-        and callable_scope.owner
-        and (type_scope is None or callable_scope.depth > type_scope.depth)
-    ):
-        return callable_scope.owner, callable_scope
-    return (type_scope.name if type_scope else None), callable_scope
+def _innermost_all(index: FileIndex, points: list[Anchor]) -> list[tuple[str | None, Scope | None]]:
+    """The class and the callable around each anchor: the deepest type and callable
+    whose span holds it (the later one on equal depth), found for all anchors at once."""
+    queries = [(a.first, a.last) for a in points]
+    deepest: dict[str, list[Scope | None]] = {}
+    for kind in ("type", "callable"):
+        scopes = [s for s in index.scopes if s.kind == kind]
+        found = deepest_containing([(s.start, s.end, s.depth) for s in scopes], queries)
+        deepest[kind] = [scopes[i] if i is not None else None for i in found]
+    out: list[tuple[str | None, Scope | None]] = []
+    for type_scope, callable_scope in zip(deepest["type"], deepest["callable"], strict=True):
+        if (
+            callable_scope is not None
+            and callable_scope.owner
+            and (type_scope is None or callable_scope.depth > type_scope.depth)
+        ):
+            out.append((callable_scope.owner, callable_scope))
+        else:
+            out.append(((type_scope.name if type_scope else None), callable_scope))
+    return out

@@ -6,7 +6,6 @@ import re
 
 import tree_sitter as ts
 
-_GENERIC_RE = re.compile(r"<[^<>]*>")
 SPACE_RE = re.compile(r"\s+")
 
 
@@ -18,12 +17,23 @@ def text(node: ts.Node | None) -> str:
 def clean_type(raw: str) -> str:
     """A declared type without generic arguments, annotations or whitespace."""
     raw = re.sub(r"@\w+(\([^)]*\))?", "", raw)
-    while True:
-        stripped = _GENERIC_RE.sub("", raw)
-        if stripped == raw:
-            break
-        raw = stripped
-    return SPACE_RE.sub("", raw)
+    return SPACE_RE.sub("", drop_generics(raw))
+
+
+def drop_generics(raw: str) -> str:
+    """`raw` without its `<…>` groups, nested ones included, in one pass: each `>`
+    removes back to the `<` it closes; an unmatched `<` or `>` stays."""
+    out: list[str] = []
+    opens: list[int] = []
+    for ch in raw:
+        if ch == "<":
+            opens.append(len(out))
+            out.append(ch)
+        elif ch == ">" and opens:
+            del out[opens.pop() :]
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def join(prefix: str, name: str) -> str:

@@ -142,6 +142,10 @@ class FileDiff:
     old_mode: str | None = None
     new_mode: str | None = None
     is_binary: bool = False
+    # A plain diff says a file is new (or deleted) only with /dev/null; without it, a
+    # lone `@@ -0,0 …` hunk is read as a new file but may be an empty one that exists
+    # (git decides by whether it does). True when the status was read that way.
+    status_guessed: bool = False
 
     @property
     def path(self) -> str:
@@ -153,10 +157,24 @@ class FileDiff:
         return not self.hunks and not self.is_binary and self.old_mode != self.new_mode
 
     @property
+    def special_kind(self) -> str | None:
+        """ "symlink" or "submodule" when git's mode says the entry is one: its hunk holds
+        a link target or a commit id, not source lines."""
+        modes = {self.old_mode, self.new_mode}
+        if "120000" in modes:
+            return "symlink"
+        if "160000" in modes:
+            return "submodule"
+        return None
+
+    @property
     def excluded_reason(self) -> str | None:
         """Why this file takes no part in the metrics, or None."""
         if self.is_binary:
             return "binary"
+        special = self.special_kind
+        if special is not None:
+            return special
         if self.is_mode_only:
             return "mode change only"
         if not self.hunks:

@@ -157,10 +157,21 @@ def unverified(file_diff: FileDiff, side: Side) -> list[str]:
     ]
 
 
+def _checked_sections(patch: Patch) -> list[FileDiff]:
+    """The content files, plus the symbolic-link half of a type change (file → link or
+    back): it takes no part in the metrics, but which side the tree holds shows in it."""
+    content = {f.path for f in patch.content_files}
+    return [
+        f
+        for f in patch.files
+        if f.excluded_reason is None or (f.special_kind == "symlink" and f.path in content)
+    ]
+
+
 def resolve_sources(patch: Patch, reader: FileReader) -> Sources:
     """Read every content file of the patch from `reader`, decide the side, derive the
     other one. Raises SourceError naming the first file that fits neither side."""
-    sections = [as_git_means(f) for f in patch.content_files]
+    sections = [as_git_means(f) for f in _checked_sections(patch)]
     checks = [_side_of(f, reader) for f in sections]
     deleted = {f.path: c for f, c in zip(sections, checks, strict=True) if f.new_path is None}
     added = {f.path: c for f, c in zip(sections, checks, strict=True) if f.old_path is None}
@@ -183,16 +194,14 @@ def resolve_sources(patch: Patch, reader: FileReader) -> Sources:
     files: dict[str, FileTexts] = {}
     warnings: list[str] = []
     for file_diff, check in zip(sections, checks, strict=True):
+        if file_diff.excluded_reason is not None:
+            continue  # the link half of a type change: it voted, it has no source text
         if side == "pre":
             pre = check.old if file_diff.status is not FileStatus.ADDED else None
             post = apply_file(pre or b"", file_diff) if file_diff.new_path else None
         else:
             post = check.new if file_diff.status is not FileStatus.DELETED else None
             pre = apply_file(post or b"", file_diff.swapped()) if file_diff.old_path else None
-        earlier = files.get(file_diff.path)
-        if earlier is not None:  # a type change: the pre-image of one, post of the other
-            pre = earlier.pre if pre is None else pre
-            post = earlier.post if post is None else post
         files[file_diff.path] = FileTexts(pre, post)
         warnings.extend(unverified(file_diff, side))
     return Sources(side, reader.description, files, reader, tuple(warnings))

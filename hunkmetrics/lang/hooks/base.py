@@ -55,6 +55,11 @@ class Hooks:
         name = node.child_by_field_name("name")
         return text(name) if name is not None else None
 
+    def callable_name_in(self, node: ts.Node, parent: ts.Node | None) -> str | None:
+        """`callable_name`, told the node's syntactic parent (the indexer knows it
+        cheaply; `node.parent` searches from the root). Default: `callable_name(node)`."""
+        return self.callable_name(node)
+
     def parameters(self, node: ts.Node) -> list[str]:
         """The parameter list printed in the callable's qualified name."""
         params = node.child_by_field_name("parameters")

@@ -14,13 +14,15 @@ _NAMING_PARENTS = ("assignment_expression", "pair", "public_field_definition", "
 
 class EcmaScriptHooks(Hooks):
     def callable_name(self, node: ts.Node) -> str | None:
+        return self.callable_name_in(node, node.parent)
+
+    def callable_name_in(self, node: ts.Node, parent: ts.Node | None) -> str | None:
         name = node.child_by_field_name("name")
         if name is not None:
             return text(name)
         if node.type not in _FUNCTION_VALUES:
             return None
         # `const f = () => …`, `obj.f = function …`, `{ f: () => … }`, `f = () => …` in a class.
-        parent = node.parent
         if parent is not None and parent.type == "variable_declarator":
             return text(parent.child_by_field_name("name")) or None
         if parent is not None and parent.type in _NAMING_PARENTS:
