@@ -8,7 +8,13 @@ EXIT_INPUT = 2
 
 
 class HunkmetricsError(Exception):
-    """Base class: bad input the user can fix. The message is one line, meant for a person."""
+    """Base class: bad input the user can fix. The message is one line, meant for a
+    person: line breaks in it are folded into spaces."""
+
+    def __init__(self, *args: object) -> None:
+        if len(args) == 1 and isinstance(args[0], str):
+            args = (" ".join(args[0].splitlines()),)
+        super().__init__(*args)
 
 
 class PatchError(HunkmetricsError):

@@ -78,13 +78,16 @@ def nodes_on_rows(tree: ts.Tree, rows: set[int]) -> list[ts.Node]:
         return []
     low, high = min(rows), max(rows)
     found: list[ts.Node] = []
-    stack = [tree.root_node]
+    root = tree.root_node
+    # The root is the one node without a parent; asking a node for its parent costs a
+    # search from the root in tree-sitter, so compare with the root instead.
+    stack = list(reversed(root.children))
     while stack:
         node = stack.pop()
         start = node.start_point.row
         if start > high or node.end_point.row < low:
             continue
-        if start in rows and node.parent is not None:
+        if start in rows:
             found.append(node)
         stack.extend(reversed(node.children))
     return found
