@@ -35,14 +35,15 @@ recursion, so deep nesting is safe) in time linear in the tree's size.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 import tree_sitter as ts
-
-from .languages import parser
+import tree_sitter_java
 
 # ---- the rules -----------------------------------------------------------------------
 
@@ -870,9 +871,28 @@ def file_last_line(source: bytes) -> int:
     return max(1, source.count(b"\n") + (0 if source.endswith(b"\n") else 1))
 
 
+def javaparser_lines(source: bytes) -> bytes:
+    """The source with JavaParser's line ends: it also ends a line at a lone CR, which
+    tree-sitter does not, so CRLF and CR become LF before parsing."""
+    if b"\r" in source:
+        return source.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return source
+
+
+def shape_parsed(source: bytes, parse: Callable[[bytes], ts.Tree]) -> ShapedTree:
+    """The JavaParser-shaped tree of Java `source`, parsed by `parse` (a parse cache's,
+    so the tree-sitter parse is shared) after `javaparser_lines`."""
+    source = javaparser_lines(source)
+    return reshape(parse(source).root_node, file_last_line(source))
+
+
+@cache
+def _java_parser() -> ts.Parser:
+    # The grammar module directly: importing .languages here would close an import cycle
+    # (languages loads the hooks, the Java hooks use this module).
+    return ts.Parser(ts.Language(tree_sitter_java.language()))
+
+
 def shape_java(source: bytes) -> ShapedTree:
     """Parse Java source with tree-sitter-java and reshape it."""
-    if b"\r" in source:  # JavaParser also ends lines at a lone CR; tree-sitter does not
-        source = source.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    tree = parser("java").parse(source)
-    return reshape(tree.root_node, file_last_line(source))
+    return shape_parsed(source, _java_parser().parse)

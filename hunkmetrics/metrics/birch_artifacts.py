@@ -12,6 +12,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -80,3 +82,66 @@ def remap(matrix: npt.NDArray[np.float64], order: Sequence[int]) -> npt.NDArray[
     L of patch pair (i, j) but S and F of `remap`'s (i, j)."""
     index = np.asarray(order, dtype=np.int64)
     return matrix[np.ix_(index, index)]
+
+
+KEY_ORDER = "key-order"
+ARTIFACT_NAMES = (KEY_ORDER,)  # the artifacts that need no input (--published-artifacts)
+
+BoolMatrix = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class PublishedArtifacts:
+    """Which of the study's artifacts to reproduce (none by default: the intended metric).
+
+    - `key_order`: same-file pairs whose key the study's HashMap lost get S = 0;
+    - `file_order`: the study's order of the patch's files (paths as in the patch); S, F
+      and g of each published row then come from the pair at the study's positions while
+      L stays in patch order."""
+
+    key_order: bool = False
+    file_order: tuple[str, ...] | None = None
+
+    def __bool__(self) -> bool:
+        return self.key_order or self.file_order is not None
+
+    def config(self) -> dict[str, Any]:
+        """The document config keys for the artifacts in force (none when none are)."""
+        out: dict[str, Any] = {}
+        if self.key_order:
+            out["published_artifacts"] = [KEY_ORDER]
+        if self.file_order is not None:
+            out["file_order"] = list(self.file_order)
+        return out
+
+    def unknown_files(self, paths: Sequence[str]) -> list[str]:
+        """The `file_order` entries that name none of `paths` (typos, files not counted)."""
+        known = set(paths)
+        return [path for path in self.file_order or () if path not in known]
+
+    def apply(
+        self,
+        paths: Sequence[str],
+        structural: npt.NDArray[np.float64],
+        file: npt.NDArray[np.float64],
+        same_file: BoolMatrix,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], BoolMatrix]:
+        """S, F and the same-file mask (pair matrices over the counted hunks, whose files
+        are `paths`, in patch order) as the published rows carry them."""
+        if self.file_order is not None:
+            order = study_order(paths, self.file_order)
+            index = np.asarray(order, dtype=np.int64)
+            structural, file = remap(structural, order), remap(file, order)
+            same_file = same_file[np.ix_(index, index)]
+        if self.key_order:
+            structural = structural.copy()
+            for i, j in lost_pairs(len(paths)):
+                if same_file[i, j]:
+                    structural[i, j] = structural[j, i] = 0.0
+        return structural, file, same_file
+
+
+def read_file_order(text: str) -> tuple[str, ...]:
+    """A file-order list: one patch path a line; blank lines and `#` comments skipped."""
+    lines = (line.strip() for line in text.splitlines())
+    return tuple(line for line in lines if line and not line.startswith("#"))
