@@ -30,8 +30,8 @@ if TYPE_CHECKING:
         proximity_document,
     )
     from .lang import LocatedHunk, Location, ParseCache, locate_patch
-    from .metrics.divergence import DivergenceResult, PairScore
     from .metrics.birch_artifacts import PublishedArtifacts
+    from .metrics.divergence import DivergenceResult, PairScore
     from .metrics.localization import LocalizationResult
     from .metrics.profiles import PROFILE_NAMES, Profile, profile
     from .metrics.proximity import ProximityResult
