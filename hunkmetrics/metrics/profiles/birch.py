@@ -13,7 +13,8 @@ from pathlib import PurePosixPath
 import numpy as np
 
 from ...lang.languages import rules_for_path
-from ..ast_path import FileStructure, hunk_span, post_line_count
+from ...patch.model import Hunk, LineKind
+from ..ast_path import FileStructure, hunk_span, hunk_span_without_context, post_line_count
 from ..features import hunk_text, patch_features
 from ..lexical import bleu_distance_pairs
 from ..structural import bag_distance_matrix
@@ -62,10 +63,7 @@ def ast_path_distance(inputs: PairInputs) -> np.ndarray:
                 "this file are measured on a partly recovered tree"
             )
         lines = post_line_count(post.decode("utf-8", errors="replace"))
-        spans = [
-            hunk_span(inputs.hunks[k][0].new_start, inputs.hunks[k][0].new_lines, lines)
-            for k in members
-        ]
+        spans = [post_span(inputs.hunks[k][0], lines) for k in members]
         out[np.ix_(members, members)] = FileStructure.of(tree).pair_matrix(spans)
     if no_source:
         inputs.warnings.append(
@@ -74,6 +72,14 @@ def ast_path_distance(inputs: PairInputs) -> np.ndarray:
             "edit-bag distance for their same-file pairs"
         )
     return out
+
+
+def post_span(hunk: Hunk, line_count: int) -> tuple[int, int]:
+    """The hunk's post-image span: the study's formula (`hunk_span`, made for git's 3
+    context lines); for a hunk without any context line (`-U0`), its own lines."""
+    if all(line.kind is not LineKind.CONTEXT for line in hunk.lines):
+        return hunk_span_without_context(hunk.new_start, hunk.new_lines)
+    return hunk_span(hunk.new_start, hunk.new_lines, line_count)
 
 
 def _edit_bags(inputs: PairInputs, members: list[int], out: np.ndarray) -> None:
