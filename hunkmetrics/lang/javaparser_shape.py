@@ -322,13 +322,12 @@ def _last_line(node: ts.Node) -> int:
 def _children(node: ts.Node) -> list[tuple[ts.Node, str | None]]:
     out: list[tuple[ts.Node, str | None]] = []
     cursor = node.walk()
-    if cursor.goto_first_child():
-        while True:
-            child = cursor.node
-            assert child is not None
+    more = cursor.goto_first_child()
+    while more:
+        child = cursor.node
+        if child is not None:  # always, on a child
             out.append((child, cursor.field_name))
-            if not cursor.goto_next_sibling():
-                break
+        more = cursor.goto_next_sibling()
     return out
 
 
@@ -353,27 +352,24 @@ def _role(parent_type: str, child: ts.Node, field: str | None) -> int:
 
 class _Builder:
     def __init__(self) -> None:
-        self.parent: list[int] = []
-        self.depth: list[int] = []
-        self.begin: list[int] = []
-        self.end: list[int] = []
-        self.kind: list[int] = []
+        # one row per node: (parent, depth, begin, end, kind id); one append per node
+        self.nodes: list[tuple[int, int, int, int, int]] = []
         self.kind_ids: dict[str, int] = {}
         self.stack: list[tuple[int, _Spec]] = []
 
     def emit(self, kind: str, begin: int, end: int, parent: int) -> int:
-        index = len(self.parent)
-        kind_id = self.kind_ids.setdefault(kind, len(self.kind_ids))
-        self.parent.append(parent)
-        self.depth.append(self.depth[parent] + 1 if parent >= 0 else 0)
-        self.begin.append(begin)
-        self.end.append(end)
-        self.kind.append(kind_id)
+        nodes = self.nodes
+        index = len(nodes)
+        kind_id = self.kind_ids.get(kind)
+        if kind_id is None:
+            kind_id = self.kind_ids[kind] = len(self.kind_ids)
+        depth = nodes[parent][1] + 1 if parent >= 0 else 0
+        nodes.append((parent, depth, begin, end, kind_id))
         return index
 
     def push(self, parent: int, specs: list[_Spec]) -> None:
         """Schedule `specs` as children of `parent`, in order."""
-        self.stack.extend((parent, spec) for spec in reversed(specs))
+        self.stack.extend([(parent, spec) for spec in reversed(specs)])
 
     def build(self, root: ts.Node, last_line: int) -> ShapedTree:
         index = self.emit("CompilationUnit", 1, last_line or _last_line(root), -1)
@@ -387,18 +383,14 @@ class _Builder:
                 node, role = spec
                 self._visit(node, role, parent)
 
-        def arr(values: list[int]) -> IntArray:
-            return np.asarray(values, dtype=np.int32)
-
+        table = np.asarray(self.nodes, dtype=np.int32).reshape(-1, 5)
         kinds = tuple(sorted(self.kind_ids, key=self.kind_ids.__getitem__))
+
+        def column(k: int) -> IntArray:
+            return np.ascontiguousarray(table[:, k])
+
         return ShapedTree(
-            arr(self.parent),
-            arr(self.depth),
-            arr(self.begin),
-            arr(self.end),
-            arr(self.kind),
-            kinds,
-            root.has_error,
+            column(0), column(1), column(2), column(3), column(4), kinds, root.has_error
         )
 
     # ---- specs --------------------------------------------------------------------
@@ -406,35 +398,37 @@ class _Builder:
     def _child_specs(self, node: ts.Node) -> list[_Spec]:
         """The JavaParser children of `node`, wrappers spliced in, each with its role."""
         out: list[_Spec] = []
-        # a wrapper's children are spliced in place: an explicit stack of child lists
-        # (not recursion) so that chains of wrappers nest to any depth
-        pending: list[list[tuple[ts.Node, str | None, str]]] = [
-            [(c, f, node.type) for c, f in reversed(_children(node))]
+        # a wrapper's children are spliced in place: an explicit stack of (parent type,
+        # children, next position) frames (not recursion), so that chains of wrappers
+        # nest to any depth
+        pending: list[tuple[str, list[tuple[ts.Node, str | None]], int]] = [
+            (node.type, _children(node), 0)
         ]
         while pending:
-            frame = pending[-1]
-            if not frame:
-                pending.pop()
-                continue
-            child, field, parent_type = frame.pop()
-            if not child.is_named:
-                if child.type == ";" and (
-                    parent_type in STATEMENT_PARENTS or field in STATEMENT_FIELDS
-                ):
-                    line = _first_line(child)
-                    out.append(("EmptyStmt", line, line, []))
-                elif parent_type == "modifiers":
-                    line = _first_line(child)
-                    out.append(("Modifier", line, line, []))
-                continue
-            ctype = child.type
-            if ctype in DROPPED:
-                continue
-            role = _role(parent_type, child, field)
-            if ctype in WRAPPERS or (role == _COND and ctype == "parenthesized_expression"):
-                pending.append([(c, f, ctype) for c, f in reversed(_children(child))])
-                continue
-            out.append((child, role))
+            parent_type, kids, position = pending.pop()
+            count = len(kids)
+            while position < count:
+                child, field = kids[position]
+                position += 1
+                if not child.is_named:
+                    if child.type == ";" and (
+                        parent_type in STATEMENT_PARENTS or field in STATEMENT_FIELDS
+                    ):
+                        line = _first_line(child)
+                        out.append(("EmptyStmt", line, line, []))
+                    elif parent_type == "modifiers":
+                        line = _first_line(child)
+                        out.append(("Modifier", line, line, []))
+                    continue
+                ctype = child.type
+                if ctype in DROPPED:
+                    continue
+                role = _role(parent_type, child, field)
+                if ctype in WRAPPERS or (role == _COND and ctype == "parenthesized_expression"):
+                    pending.append((parent_type, kids, position))  # resume after it
+                    pending.append((ctype, _children(child), 0))
+                    break
+                out.append((child, role))
         return out
 
     def _simple_name(self, node: ts.Node) -> _Synthetic:
