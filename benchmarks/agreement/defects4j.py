@@ -75,12 +75,14 @@ class Defects4J:
 
     def fixed_commit(self, bug: str) -> str | None:
         """`revision.id.fixed` from the current active-bugs.csv (Defects4J moved its
-        Math and Lang ids to the rewritten apache histories in 2022)."""
+        Math and Lang ids to the rewritten apache histories in 2022), else from
+        deprecated-bugs.csv (bugs Defects4J has since retired, e.g. JacksonDatabind_65)."""
         project, number = bug.rsplit("_", 1)
-        for line in (self.file(f"{project}/active-bugs.csv") or "").splitlines()[1:]:
-            cells = line.split(",")
-            if len(cells) > 2 and cells[0] == number:
-                return cells[2]
+        for table in ("active-bugs.csv", "deprecated-bugs.csv"):
+            for line in (self.file(f"{project}/{table}") or "").splitlines()[1:]:
+                cells = line.split(",")
+                if len(cells) > 2 and cells[0] == number:
+                    return cells[2]
         return None
 
     def modified_classes(self, bug: str) -> list[str]:

@@ -110,7 +110,7 @@ COLUMNS = [
     "kind", "bug", "i", "j", "status", "message", "hunk_count", "pub_hunk_count",
     "lexical", "pub_lexical", "structural", "pub_structural", "file", "pub_file",
     "value", "pub_value", "structural_intended", "divergence", "pub_divergence",
-    "divergence_intended", "path_prefix", "fixed_commit",
+    "divergence_intended", "artifacts_in_effect", "path_prefix", "fixed_commit",
 ]  # fmt: skip
 
 Row = dict[str, str]
@@ -143,6 +143,7 @@ class Outcome:
     failures: list[str] = field(default_factory=list)
     checked: dict[str, int] = field(default_factory=lambda: {"S": 0, "F": 0, "L": 0})
     intended_differs: bool = False
+    artifacts: list[str] = field(default_factory=list)  # those that change its Div
     rows: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -205,22 +206,36 @@ def measure(
         outcome.message = "no git source" if upstream else "no git history (SVN)"
     prefix = path_prefix(repo, commit, paths) if available and repo and commit else None
     classes = d4j.modified_classes(bug) if d4j is not None else []
-    artifacts = PublishedArtifacts(key_order=True, file_order=file_order(paths, classes))
+    artifacts = PublishedArtifacts(
+        key_order=True, file_order=file_order(paths, classes), lexical_hunks=True
+    )
     source = (repo, commit) if available and repo and commit else None
     try:
-        result = hunkmetrics.divergence(
-            parsed, profile="birch", source=source, artifacts=artifacts, path_prefix=prefix
-        )
-        intended = (
-            hunkmetrics.divergence(parsed, profile="birch", source=source, path_prefix=prefix)
-            if source
-            else None
-        )
+        # one workspace: every file is read and parsed once for all the runs below
+        repo_rev = source or (None, None)
+        with hunkmetrics.open_workspace(
+            parsed, repo=repo_rev[0], rev=repo_rev[1], path_prefix=prefix
+        ) as ws:
+            result = ws.divergence(profile="birch", artifacts=artifacts)
+            intended = ws.divergence(profile="birch") if source else None
+            single = {
+                name: ws.divergence(profile="birch", artifacts=alone)
+                for name, alone in (
+                    ("key-order", PublishedArtifacts(key_order=True)),
+                    ("file-order", PublishedArtifacts(file_order=artifacts.file_order)),
+                    ("lexical-hunks", PublishedArtifacts(lexical_hunks=True)),
+                )
+            }
     except hunkmetrics.HunkmetricsError as error:
         outcome.status, outcome.message = "error", str(error)
         bug_row.update(status="error", message=str(error))
         outcome.rows.append(bug_row)
         return outcome
+    if intended is not None:
+        outcome.artifacts = [
+            name for name, alone in single.items() if abs(alone.value - intended.value) > 1e-12
+        ]
+        bug_row["artifacts_in_effect"] = " ".join(outcome.artifacts)
     outcome.rows.append(bug_row)
     compare(bug, result, ref, outcome, lexical_only=source is None)
     bug_row.update(status=outcome.status, message=outcome.message, path_prefix=prefix or "")
@@ -323,6 +338,10 @@ def summarize(outcomes: list[Outcome]) -> dict[str, Any]:
         "Div_misses": [o.bug for o in measured if o not in div_ok],
         "hunk_counts_equal": f"{len(count_ok)}/{len(measured)}",
         "bugs_whose_intended_Div_differs": [o.bug for o in measured if o.intended_differs],
+        "bugs_changed_by_artifact": {
+            name: [o.bug for o in measured if name in o.artifacts]
+            for name in ("key-order", "file-order", "lexical-hunks")
+        },
         "lexical_only_bugs": len(lexical_only),
         "lexical_only_L_pairs_within_0.0005": agree(lexical_only, "L"),
         "not_measured": {o.bug: f"{o.status}: {o.message}" for o in outcomes if o.status != "ok"},

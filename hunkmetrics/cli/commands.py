@@ -73,7 +73,9 @@ def load(
     )
 
 
-def artifacts_for(profile: str, artifact: Artifact, file_order: Path | None) -> PublishedArtifacts:
+def artifacts_for(
+    profile: str, artifact: list[Artifact] | None, file_order: Path | None
+) -> PublishedArtifacts:
     """The requested artifacts, checked against the profile."""
     artifacts = published_artifacts(artifact, file_order)
     if artifacts and not PROFILES[profile].reproduces_published_artifacts:
@@ -228,7 +230,7 @@ def divergence(
         ),
     ] = False,
     weight: WeightOpt = DISTRIBUTED_WEIGHT,
-    artifact: PublishedArtifactsOpt = Artifact.none,
+    artifact: PublishedArtifactsOpt = None,
     file_order: FileOrderOpt = None,
     format: FormatOpt = Format.table,
 ) -> None:
@@ -530,7 +532,7 @@ def characterize(
     reference: ReferenceOpt = None,
     reverse_reference: ReverseReferenceOpt = False,
     exclude_tests: ExcludeTestsOpt = False,
-    artifact: PublishedArtifactsOpt = Artifact.none,
+    artifact: PublishedArtifactsOpt = None,
     file_order: FileOrderOpt = None,
     format: FormatOpt = Format.table,
 ) -> None:

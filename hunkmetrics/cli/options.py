@@ -9,7 +9,12 @@ from typing import Annotated
 import typer
 
 from ..errors import HunkmetricsError
-from ..metrics.birch_artifacts import KEY_ORDER, PublishedArtifacts, read_file_order
+from ..metrics.birch_artifacts import (
+    KEY_ORDER,
+    LEXICAL_HUNKS,
+    PublishedArtifacts,
+    read_file_order,
+)
 from ..metrics.profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT, PROFILE_NAMES, PROFILES
 
 
@@ -148,16 +153,18 @@ PathPrefixOpt = Annotated[
 
 
 class Artifact(StrEnum):
-    none = "none"
     key_order = KEY_ORDER
+    lexical_hunks = LEXICAL_HUNKS
 
 
 PublishedArtifactsOpt = Annotated[
-    Artifact,
+    list[Artifact] | None,
     typer.Option(
         "--published-artifacts",
-        help="birch: reproduce an artifact of the published study. 'key-order': same-file "
-        "pairs the study's HashMap lost (12 hunks or more) get S = 0 (docs/metrics.md).",
+        help="birch: reproduce an artifact of the published study (repeatable; "
+        "docs/metrics.md). 'key-order': same-file pairs the study's HashMap lost (12 hunks "
+        "or more) get S = 0. 'lexical-hunks': L read from the list of all hunks, "
+        "whole-file sections included, by position.",
         rich_help_panel="Metric",
     ),
 ]
@@ -173,7 +180,9 @@ FileOrderOpt = Annotated[
 ]
 
 
-def published_artifacts(artifact: Artifact, file_order: Path | None) -> PublishedArtifacts:
+def published_artifacts(
+    artifacts: list[Artifact] | None, file_order: Path | None
+) -> PublishedArtifacts:
     """The artifacts the command line asks for (none by default)."""
     order = None
     if file_order is not None:
@@ -181,4 +190,4 @@ def published_artifacts(artifact: Artifact, file_order: Path | None) -> Publishe
             order = read_file_order(file_order.read_text(encoding="utf-8"))
         except OSError as exc:
             raise HunkmetricsError(f"{file_order}: cannot read ({exc.strerror})") from None
-    return PublishedArtifacts(key_order=artifact is Artifact.key_order, file_order=order)
+    return PublishedArtifacts.named([a.value for a in artifacts or []], order)

@@ -7,6 +7,10 @@
    not numeric, so some pairs get S = 0 (`lost_pairs`).
 2. File order: S and F followed Defects4J's `modified_classes` order of the files while L
    followed the patch's order (`study_order`, `remap`).
+3. Lexical hunk list: L was computed over every hunk of the patch, whole-file sections
+   included (files absent from the post-image, which S, F and the hunk count leave out),
+   and its rows read by position: row (i, j) of the n counted hunks carries L of the i-th
+   and j-th hunks of the full list (Closure_169, Codec_13, Jsoup_71).
 """
 
 from __future__ import annotations
@@ -85,7 +89,8 @@ def remap(matrix: npt.NDArray[np.float64], order: Sequence[int]) -> npt.NDArray[
 
 
 KEY_ORDER = "key-order"
-ARTIFACT_NAMES = (KEY_ORDER,)  # the artifacts that need no input (--published-artifacts)
+LEXICAL_HUNKS = "lexical-hunks"
+ARTIFACT_NAMES = (KEY_ORDER, LEXICAL_HUNKS)  # those that need no input (--published-artifacts)
 
 BoolMatrix = npt.NDArray[np.bool_]
 
@@ -97,19 +102,37 @@ class PublishedArtifacts:
     - `key_order`: same-file pairs whose key the study's HashMap lost get S = 0;
     - `file_order`: the study's order of the patch's files (paths as in the patch); S, F
       and g of each published row then come from the pair at the study's positions while
-      L stays in patch order."""
+      L stays in patch order;
+    - `lexical_hunks`: L of counted pair (i, j) is L of the i-th and j-th hunks of all
+      the patch's content hunks, whole-file sections included."""
 
     key_order: bool = False
     file_order: tuple[str, ...] | None = None
+    lexical_hunks: bool = False
 
     def __bool__(self) -> bool:
-        return self.key_order or self.file_order is not None
+        return self.key_order or self.lexical_hunks or self.file_order is not None
+
+    @classmethod
+    def named(
+        cls, names: Sequence[str], file_order: Sequence[str] | None = None
+    ) -> PublishedArtifacts:
+        """The artifacts called `names` (ARTIFACT_NAMES), with an optional file order."""
+        unknown = sorted(set(names) - set(ARTIFACT_NAMES))
+        if unknown:
+            raise ValueError(f"unknown published artifact(s) {', '.join(unknown)}")
+        return cls(
+            key_order=KEY_ORDER in names,
+            file_order=tuple(file_order) if file_order is not None else None,
+            lexical_hunks=LEXICAL_HUNKS in names,
+        )
 
     def config(self) -> dict[str, Any]:
         """The document config keys for the artifacts in force (none when none are)."""
         out: dict[str, Any] = {}
-        if self.key_order:
-            out["published_artifacts"] = [KEY_ORDER]
+        names = [KEY_ORDER] * self.key_order + [LEXICAL_HUNKS] * self.lexical_hunks
+        if names:
+            out["published_artifacts"] = names
         if self.file_order is not None:
             out["file_order"] = list(self.file_order)
         return out

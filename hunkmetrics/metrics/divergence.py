@@ -212,6 +212,9 @@ def compute_divergence(
     n = len(hunks)
     pair_i, pair_j = np.triu_indices(n, k=1)
     lexical = prof.lexical(inputs)
+    if artifacts.lexical_hunks and dropped:
+        every = [(hunk, file_diff) for file_diff in patch.content_files for hunk in file_diff.hunks]
+        lexical = prof.lexical(PairInputs(patch, every, sources, inputs.cache))[:n, :n]
     structural = prof.structural(inputs)
     paths = [file_diff.path for _, file_diff in hunks]
     file_matrix, same_file = _file_matrices(paths, prof)
