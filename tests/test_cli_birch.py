@@ -174,3 +174,49 @@ def test_path_prefix_reads_the_patch_paths_under_a_directory(tmp_path: Path) -> 
     assert hunk["file"] == "src/main/java/org/joda/T.java"
     assert (hunk["located_by"], hunk["method"]) == ("source", "org.joda.T.f()")
     assert "paths under JodaTime/" in document["source"]["description"]
+
+
+# ---- lexical hunk list ----------------------------------------------------------------------
+
+WITH_WHOLE_FILE = """\
+--- a/docs/x.txt
++++ b/docs/x.txt
+@@ -1 +1 @@
+-a b c
++d e f
+--- a/docs/gone.txt
++++ /dev/null
+@@ -1 +0,0 @@
+-a b c d e f
+--- a/docs/y.txt
++++ b/docs/y.txt
+@@ -1 +1 @@
+-a b
++c d
+"""
+
+
+def test_lexical_hunks_reads_l_from_the_list_with_whole_file_sections(tmp_path: Path) -> None:
+    """birch counts hunks 0 and 2 (docs/gone.txt is a whole-file section). Intended: L of
+    (hunk 0 'a b c d e f', hunk 2 'a b c d') = 1 - exp(-1/2) (BLEU's brevity penalty,
+    test_divergence.py), S = 1, F = 1 (docs equal, m = 2, c = 1), g = 2: d = L and
+    Div = ln 2 * L. With lexical-hunks the counted pair (0, 1) takes L of the full list's
+    hunks 0 and 1, 'a b c d e f' both: BLEU 1, L = 0, so Div = 0."""
+    patch = tmp_path / "w.diff"
+    patch.write_text(WITH_WHOLE_FILE)
+    args = ("divergence", str(patch), "--profile", "birch")
+    plain = run_json(*args)
+    study = run_json(*args, "--published-artifacts", "lexical-hunks")
+    lexical = 1 - math.exp(-0.5)
+    assert plain["divergence"]["excluded_hunks"] == [1]
+    ((pair,),) = [plain["divergence"]["pairs"]]
+    assert (pair["i"], pair["j"]) == (0, 2)
+    assert pair["lexical"] == pytest.approx(lexical)
+    assert plain["divergence"]["value"] == pytest.approx(math.log(2) * lexical)
+    ((pair,),) = [study["divergence"]["pairs"]]
+    assert pair["lexical"] == pytest.approx(0.0, abs=1e-12)
+    assert study["divergence"]["value"] == pytest.approx(0.0, abs=1e-12)
+    assert study["config"]["published_artifacts"] == ["lexical-hunks"]
+    both = run_json(*args, "--published-artifacts", "key-order", "--published-artifacts",
+                    "lexical-hunks")  # fmt: skip
+    assert both["config"]["published_artifacts"] == ["key-order", "lexical-hunks"]
