@@ -10,6 +10,7 @@ import typer
 
 from ..errors import HunkmetricsError
 from ..metrics.birch_artifacts import (
+    ARTIFACT_NAMES,
     KEY_ORDER,
     LEXICAL_HUNKS,
     PublishedArtifacts,
@@ -161,6 +162,7 @@ PublishedArtifactsOpt = Annotated[
     list[Artifact] | None,
     typer.Option(
         "--published-artifacts",
+        metavar="[" + "|".join(ARTIFACT_NAMES) + "]",
         help="birch: reproduce an artifact of the published study (repeatable; "
         "docs/metrics.md). 'key-order': same-file pairs the study's HashMap lost (12 hunks "
         "or more) get S = 0. 'lexical-hunks': L read from the list of all hunks, "
