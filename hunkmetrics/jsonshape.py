@@ -87,6 +87,16 @@ class Obj:
         }
 
 
+@dataclass(frozen=True)
+class OneOf:
+    """A value that fits exactly one of several shapes."""
+
+    choices: tuple[Shape, ...]
+
+    def schema(self) -> JSON:
+        return {"oneOf": [choice.schema() for choice in self.choices]}
+
+
 def enum(*values: object) -> Leaf:
     return Leaf({"enum": list(values)})
 
@@ -96,6 +106,7 @@ def const(value: object) -> Leaf:
 
 
 STR = Leaf({"type": "string"})
+NULL = Leaf({"type": "null"})
 BOOL = Leaf({"type": "boolean"})
 COUNT = Leaf({"type": "integer", "minimum": 0})
 UNIT = Leaf({"type": "number", "minimum": 0})  # a distance: ≥ 0 (birch F may exceed 1)

@@ -132,7 +132,10 @@ class Workspace:
 
     @property
     def warnings(self) -> list[str]:
-        return list(self.patch.warnings)
+        """The patch's warnings, then the sources' (e.g. a hunk that could not be checked
+        against the tree)."""
+        extra = list(self.sources.warnings) if self.sources is not None else []
+        return list(self.patch.warnings) + extra
 
     def close(self) -> None:
         if self.sources is not None:

@@ -651,3 +651,28 @@ def test_library_options_validate() -> None:
         mine_options(profile="fancy")
     assert mine_options(languages=None).languages >= {"java", "python", "go"}
     assert mine_options(until="2024-01-31").until.isoformat() == "2024-01-31T23:59:59.999999+00:00"
+
+
+def test_every_mined_line_fits_the_record_schema(
+    history, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Success lines (commit fields + the characterize document) and error lines (commit
+    fields, error, hunk_count) both validate against docs/schemas/record.v1.json."""
+    import jsonschema
+
+    from hunkmetrics.schemas import schema
+
+    real = Workspace.characterize
+
+    def flaky(workspace, **kwargs):
+        if any(f.path == UTIL for f in workspace.patch.files):
+            raise ValueError("boom")
+        return real(workspace, **kwargs)
+
+    monkeypatch.setattr(Workspace, "characterize", flaky)
+    mine(history["repo"], tmp_path / "out.jsonl", mine_options())
+    records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [r["error"] is None for r in records] == [True, True, False]
+    validator = jsonschema.Draft202012Validator(schema("record"))
+    for record in records:
+        assert list(validator.iter_errors(record)) == [], record["id"]

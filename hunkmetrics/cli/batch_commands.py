@@ -21,6 +21,7 @@ from rich.progress import Progress as RichProgress
 from rich.text import Text
 
 from ..errors import HunkmetricsError
+from ..metrics.profiles import DISTRIBUTED_WEIGHT
 from .common import command_group, guarded, print_warnings
 from .options import (
     PROFILE_DEFAULT,
@@ -134,7 +135,7 @@ def batch(
     hunks: HunksOpt = Hunking.as_given,
     profile: ProfileOpt = PROFILE_DEFAULT,
     cutoff: CutoffOpt = None,
-    weight: WeightOpt = 2.0,
+    weight: WeightOpt = DISTRIBUTED_WEIGHT,
     jobs: Annotated[
         int | None,
         typer.Option(
@@ -150,8 +151,9 @@ def batch(
         bool,
         typer.Option(
             "--resume",
-            help="Continue an interrupted run: skip the ids already in --out "
-            "and cut off a torn last line.",
+            help="Continue an interrupted run: skip the ids already in --out, "
+            "and remove a torn last line or any damaged line (each named in a "
+            "warning; its patch is done again).",
             rich_help_panel="Running",
         ),
     ] = False,

@@ -209,6 +209,8 @@ def mine(
         finally:
             if progress is not None:
                 progress.stop()
+        for warning in stats.warnings:
+            err.print(f"hunkmetrics: warning: {warning}", markup=False)
         summary = (
             f"hunkmetrics: scanned {stats.scanned:,} commits: {stats.matched:,} "
             f"fixes by message, {stats.candidates:,} candidates by hunk count; wrote "

@@ -16,7 +16,6 @@ Per item, anything that goes wrong becomes that item's error line; the run goes 
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -24,15 +23,16 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..documents import characterize_head
-from ..errors import HunkmetricsError, PatchError, error_line
+from ..errors import HunkmetricsError, error_line
 from ..metrics.birch_artifacts import PublishedArtifacts, read_file_order
-from ..metrics.profiles import DISTRIBUTED_WEIGHT
-from ..patch.parse import parse_patch
+from ..metrics.profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT
+from ..patch.parse import parse_patch, read_patch_bytes
 from ..sources.readers import FileReader, open_reader
 from ..sources.resolve import resolve_sources
 from ..workspace import Workspace
 from .executors import Executor, make_executor, one_line
 from .inputs import BatchInput, Defaults, Item, open_input
+from .lock import output_lock
 from .records import JsonlWriter
 from .scheduler import run_tasks
 
@@ -44,26 +44,13 @@ MAX_CHUNK = 16  # items per task at most (auto chunk size)
 class Settings:
     """The metric settings shared by every item of a run (sent with each task)."""
 
-    profile: str = "default"
+    profile: str = DEFAULT_PROFILE
     cutoff: int | None = None
     distributed_weight: float = DISTRIBUTED_WEIGHT
     hunking: str = "as-given"
 
 
 # --- the worker's side ------------------------------------------------------------------
-
-
-def read_patch_bytes(path: str) -> bytes:
-    """A patch file's bytes, with `read_patch`'s messages for what is not a file."""
-    target = Path(path)
-    if not target.exists():
-        raise PatchError(f"{path}: no such file")
-    if target.is_dir():
-        raise PatchError(f"{path}: is a directory, expected a diff file")
-    try:
-        return target.read_bytes()
-    except OSError as exc:
-        raise PatchError(f"{path}: cannot read ({exc.strerror})") from None
 
 
 def error_record(item: Item, settings: Settings, message: str) -> dict[str, Any]:
@@ -371,9 +358,7 @@ def run_batch(
     started = time.perf_counter()
     settings = settings or Settings()
     batch = source if isinstance(source, BatchInput) else open_input(source, defaults)
-    existed = Path(out).exists()
-    lock = _lock(Path(out))
-    try:
+    with output_lock(out, "batch"):
         return _run_locked(
             batch,
             out,
@@ -387,33 +372,6 @@ def run_batch(
             progress=progress,
             started=started,
         )
-    finally:
-        if not existed:  # nothing written (a failed start): leave nothing behind
-            _remove_if_empty(Path(out))
-        if lock is not None:
-            os.close(lock)
-
-
-def _lock(out: Path) -> int | None:
-    """Hold an advisory lock on the output for the whole run: two runs appending to
-    one file would write ids twice. Released by the kernel however the run ends."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: no lock
-        return None
-    if out.is_dir():
-        raise HunkmetricsError(f"{out}: is a directory; --out names a file")
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(out, os.O_RDONLY | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise HunkmetricsError(f"{out}: cannot write ({exc.strerror})") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        raise HunkmetricsError(f"{out}: another hunkmetrics batch is writing this file") from None
-    return fd
 
 
 def _run_locked(
@@ -432,6 +390,7 @@ def _run_locked(
 ) -> Summary:
     writer = open_writer(out, resume)
     summary = Summary(output=Path(out), total=batch.count, repaired=writer.repaired)
+    summary.warnings.extend(writer.repair_warnings())
     try:
         summary.skipped = len(batch.ids & writer.done_ids)
         summary.foreign = len(writer.done_ids) - summary.skipped
@@ -469,9 +428,3 @@ def _run_locked(
         writer.close()
         summary.seconds = time.perf_counter() - started
     return summary
-
-
-def _remove_if_empty(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        if path.stat().st_size == 0:
-            path.unlink()

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import ctypes
 import multiprocessing
 import os
 import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Collection
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -59,10 +63,40 @@ def one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
-def _ignore_sigint() -> None:
+PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h)
+WATCH_PARENT_EVERY = 0.5  # seconds between the watchdog's looks at the parent
+
+
+def _die_with_parent(parent: int) -> None:
+    """Make this worker end when the driver `parent` dies, even by SIGKILL (which gives
+    the driver no chance to stop its pool). On Linux the kernel sends SIGKILL at once
+    (prctl PR_SET_PDEATHSIG); everywhere a daemon thread also polls the parent id."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):  # no libc to load: the thread still watches
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # died before the line above took effect
+        os._exit(1)
+    watch_parent(parent)
+
+
+def watch_parent(parent: int) -> None:
+    """Start a daemon thread that ends this process (at once, without clean-up: the
+    driver that wanted its results is gone) when its parent is no longer `parent`."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_PARENT_EVERY)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="hunkmetrics-parent-watchdog", daemon=True).start()
+
+
+def _init_worker(parent: int) -> None:
     # Ctrl-C is the driver's to handle: it stops submitting and closes the output. The
     # workers finish their task instead of each printing a KeyboardInterrupt traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(parent)
 
 
 class LocalExecutor(Executor):
@@ -83,7 +117,10 @@ class LocalExecutor(Executor):
     def _new_pool(self) -> cf.ProcessPoolExecutor:
         self._generation += 1
         return cf.ProcessPoolExecutor(
-            max_workers=self.slots, mp_context=self._context, initializer=_ignore_sigint
+            max_workers=self.slots,
+            mp_context=self._context,
+            initializer=_init_worker,
+            initargs=(os.getpid(),),
         )
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future[Any]:

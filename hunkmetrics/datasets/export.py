@@ -2,22 +2,25 @@
 
 Rows are sorted by id, so a table never depends on the order in which a parallel run
 happened to finish. Lines that are torn (a killed run not yet resumed) or not records
-are skipped and counted, never fatal.
+are skipped and counted, never fatal. Text cells that a spreadsheet would run as a
+formula are written with a leading apostrophe (`neutral`; docs/security.md).
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import os
+import re
 import sys
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from ..errors import HunkmetricsError
-from .records import ResultRecord, ResultsFile, read_results
+from .records import ResultRecord, iter_results, parse_line
 
 FORMATS = ("csv", "parquet")
 
@@ -59,19 +62,67 @@ COLUMN_NAMES = [name for name, _, _ in COLUMNS]
 Row = dict[str, str | int | float | bool | None]
 
 
-def read_warnings(read: ResultsFile) -> list[str]:
+@dataclass
+class _Index:
+    """Pass one over a results file: where each id's last line starts, and what was
+    skipped. Memory is bounded by the ids, not by the records."""
+
+    offsets: dict[str, int] = field(default_factory=dict)
+    unreadable: int = 0
+    duplicates: int = 0
+
+
+def _index(results: Path) -> _Index:
+    index = _Index()
+    for line in iter_results(results):
+        if line.record is None:
+            index.unreadable += 1
+        else:
+            index.duplicates += line.record.id in index.offsets
+            index.offsets[line.record.id] = line.offset
+    return index
+
+
+def read_warnings(index: _Index) -> list[str]:
     """What was skipped while reading the results, one sentence each."""
     out = []
-    if read.unreadable:
-        out.append(f"skipped {len(read.unreadable)} torn or invalid line(s)")
-    if read.duplicates:
-        out.append(f"{read.duplicates} id(s) appear more than once: kept the last line of each")
+    if index.unreadable:
+        out.append(f"skipped {index.unreadable} torn or invalid line(s)")
+    if index.duplicates:
+        out.append(f"{index.duplicates} id(s) appear more than once: kept the last line of each")
     return out
+
+
+def row(record: ResultRecord) -> Row:
+    """One record's row: the columns of COLUMNS."""
+    return {name: get(record) for name, _, get in COLUMNS}
 
 
 def rows(records: Iterable[ResultRecord]) -> list[Row]:
     """One row per record, the columns of COLUMNS."""
-    return [{name: get(record) for name, _, get in COLUMNS} for record in records]
+    return [row(record) for record in records]
+
+
+def _sorted_records(results: Path, index: _Index) -> Iterator[ResultRecord]:
+    """Pass two: the records by id, each read again from its offset (one at a time)."""
+    with results.open("rb") as handle:
+        for key in sorted(index.offsets):
+            handle.seek(index.offsets[key])
+            record = parse_line(handle.readline())
+            if record is not None:
+                yield record
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def neutral(text: str) -> str:
+    """A text cell that spreadsheets will not run: one starting like a formula (=, +, -,
+    @, tab or carriage return) gets a leading apostrophe, unless it is just a number."""
+    if text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
 
 
 def _csv_cell(value: str | int | float | bool | None) -> str | int | float:
@@ -79,45 +130,75 @@ def _csv_cell(value: str | int | float | bool | None) -> str | int | float:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, str):
+        return neutral(value)
     return value
 
 
 def _replace_atomically(out: Path, write: Callable[[Path], None]) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
     temporary = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     try:
+        out.parent.mkdir(parents=True, exist_ok=True)
         write(temporary)
         os.replace(temporary, out)
+    except OSError as exc:
+        raise HunkmetricsError(f"{out}: cannot write ({exc.strerror or exc})") from None
     finally:
-        if temporary.exists():
+        with contextlib.suppress(OSError):
             temporary.unlink()
 
 
-def write_csv(table: list[Row], out: Path | None) -> None:
-    """To `out`, or to standard output when `out` is None."""
+class _Counted:
+    """The records written, counted on the way (rows and rows with an error)."""
+
+    def __init__(self, records: Iterable[ResultRecord]) -> None:
+        self._records = records
+        self.rows = 0
+        self.errors = 0
+
+    def __iter__(self) -> Iterator[Row]:
+        for record in self._records:
+            self.rows += 1
+            self.errors += record.error is not None
+            yield row(record)
+
+
+def write_csv(table: Iterable[Row], out: Path | None) -> None:
+    """To `out`, or to standard output when `out` is None; rows written as they come."""
 
     def write(target: Path) -> None:
         with target.open("w", newline="", encoding="utf-8", errors="backslashreplace") as f:
             _write_csv_to(table, f)
 
     if out is None:
-        buffer = io.StringIO()
-        _write_csv_to(table, buffer)
         sys.stdout.flush()
-        sys.stdout.buffer.write(buffer.getvalue().encode("utf-8", "backslashreplace"))
-        sys.stdout.buffer.flush()
+        stream = io.TextIOWrapper(
+            sys.stdout.buffer,
+            encoding="utf-8",
+            errors="backslashreplace",
+            newline="",
+            write_through=False,
+        )
+        try:
+            _write_csv_to(table, stream)
+        finally:
+            stream.flush()
+            stream.detach()
     else:
         _replace_atomically(out, write)
 
 
-def _write_csv_to(table: list[Row], handle: TextIO) -> None:
+def _write_csv_to(table: Iterable[Row], handle: TextIO) -> None:
     writer = csv.writer(handle, lineterminator="\n")
     writer.writerow(COLUMN_NAMES)
-    for row in table:
-        writer.writerow([_csv_cell(row[name]) for name in COLUMN_NAMES])
+    for one in table:
+        writer.writerow([_csv_cell(one[name]) for name in COLUMN_NAMES])
 
 
-def write_parquet(table: list[Row], out: Path) -> None:
+PARQUET_BATCH = 10_000  # rows per Parquet row group written
+
+
+def write_parquet(table: Iterable[Row], out: Path) -> None:
     try:
         import pyarrow as pa  # type: ignore[import-untyped]
         import pyarrow.parquet as pq  # type: ignore[import-untyped]
@@ -133,8 +214,18 @@ def write_parquet(table: list[Row], out: Path) -> None:
         "bool": pa.bool_(),
     }
     schema = pa.schema([(name, types[kind]) for name, kind, _ in COLUMNS])
-    arrow = pa.Table.from_pylist(table, schema=schema)
-    _replace_atomically(out, lambda target: pq.write_table(arrow, target))
+
+    def write(target: Path) -> None:
+        with pq.ParquetWriter(target, schema) as writer:
+            batch: list[Row] = []
+            for one in table:
+                batch.append(one)
+                if len(batch) >= PARQUET_BATCH:
+                    writer.write_table(pa.Table.from_pylist(batch, schema=schema))
+                    batch = []
+            writer.write_table(pa.Table.from_pylist(batch, schema=schema))
+
+    _replace_atomically(out, write)
 
 
 @dataclass
@@ -149,23 +240,24 @@ def guess_format(out: Path | None) -> str:
 
 
 def export(results: str | Path, out: str | Path | None, format: str | None = None) -> ExportSummary:
-    """Write the table of `results` (a batch's JSONL) to `out` (None: CSV on stdout)."""
+    """Write the table of `results` (a batch's JSONL) to `out` (None: CSV on stdout).
+
+    Two passes, so that memory holds the ids and not the records: one finds each id's
+    last line, the other reads those lines again in id order and writes each row."""
+    results = Path(results)
     target = Path(out) if out is not None and str(out) != "-" else None
     format = format or guess_format(target)
     if format not in FORMATS:
         raise HunkmetricsError(f"unknown export format {format!r} (use csv or parquet)")
-    if target is not None and Path(results).resolve() == target.resolve():
+    if target is not None and results.resolve() == target.resolve():
         raise HunkmetricsError(f"{target}: --out would overwrite the results it exports")
-    read = read_results(results)
-    table = rows(sorted(read.records, key=lambda r: r.id))
+    if format == "parquet" and target is None:
+        raise HunkmetricsError("--format parquet needs --out FILE (not standard output)")
+    index = _index(results)
+    table = _Counted(_sorted_records(results, index))
     if format == "parquet":
-        if target is None:
-            raise HunkmetricsError("--format parquet needs --out FILE (not standard output)")
+        assert target is not None
         write_parquet(table, target)
     else:
         write_csv(table, target)
-    return ExportSummary(
-        rows=len(table),
-        errors=sum(r["error"] is not None for r in table),
-        warnings=read_warnings(read),
-    )
+    return ExportSummary(rows=table.rows, errors=table.errors, warnings=read_warnings(index))

@@ -40,7 +40,7 @@ from typing import Any
 from ..errors import HunkmetricsError, PatchError, error_line
 from ..lang.languages import all_rules, rules_for_path
 from ..metrics.localization import is_test_file
-from ..metrics.profiles import PROFILE_NAMES
+from ..metrics.profiles import DEFAULT_PROFILE, PROFILE_NAMES
 from ..metrics.profiles import profile as profile_named
 from ..patch.model import Patch
 from ..patch.parse import parse_patch
@@ -56,6 +56,7 @@ from .commits import (
     walk_commits,
 )
 from .executors import LocalExecutor
+from .lock import output_lock
 from .records import JsonlWriter
 from .scheduler import run_tasks
 
@@ -80,7 +81,7 @@ class MineOptions:
     min_hunks: int = 2
     max_hunks: int | None = None
     languages: frozenset[str] = field(default_factory=lambda: frozenset(all_rules()))
-    profile: str = "default"
+    profile: str = DEFAULT_PROFILE
     exclude_tests: bool = True
     branch: str | None = None
 
@@ -137,7 +138,7 @@ def mine_options(
     min_hunks: int = 2,
     max_hunks: int | None = None,
     languages: str | Iterable[str] | None = None,
-    profile: str = "default",
+    profile: str = DEFAULT_PROFILE,
     exclude_tests: bool = True,
     branch: str | None = None,
 ) -> MineOptions:
@@ -197,7 +198,7 @@ def source_paths(changes: list[Change], options: MineOptions) -> list[str]:
     return list(paths)
 
 
-def count_hunks(diff: bytes, profile: str = "default") -> int:
+def count_hunks(diff: bytes, profile: str = DEFAULT_PROFILE) -> int:
     """The hunks of a git diff that `profile` counts: `counted_hunks` of the parsed diff,
     so exactly the characterize document's `hunk_count` (for `birch`, hunks of added
     and deleted files are left out). A diff that does not parse raises PatchError."""
@@ -251,6 +252,7 @@ class MineStats:
     candidates: int = 0
     written: int = 0
     errors: int = 0
+    warnings: list[str] = field(default_factory=list)  # resume: the damaged lines removed
     scan_seconds: float = 0.0
     seconds: float = 0.0
     started: float = field(default_factory=time.perf_counter)
@@ -360,7 +362,7 @@ def _examine(
 
 
 def characterize_candidate(
-    candidate: Candidate, repo: str, profile: str = "default"
+    candidate: Candidate, repo: str, profile: str = DEFAULT_PROFILE
 ) -> dict[str, Any]:
     """One output record: the commit's fields, then the characterize/v1 document, or
     `error` (one line) and `hunk_count` when it could not be characterized."""
@@ -492,13 +494,26 @@ def mine(
         raise HunkmetricsError("--jobs must be at least 1")
     repo_path = check_repository(repo)
     resolve_ref(repo_path, options.branch)  # fail before creating the output
+    with output_lock(out, "mine", keep_empty=True):
+        return _mine_locked(repo, repo_path, out, options, jobs, resume, on_progress)
+
+
+def _mine_locked(
+    repo: str | Path,
+    repo_path: Path,
+    out: str | Path,
+    options: MineOptions,
+    jobs: int,
+    resume: bool,
+    on_progress: Callable[[MineStats], None] | None,
+) -> MineStats:
     try:
         writer = JsonlWriter(out, resume=resume)
     except FileExistsError as exc:
         raise HunkmetricsError(str(exc)) from None
     except OSError as exc:
         raise HunkmetricsError(f"{out}: cannot write ({exc.strerror or exc})") from None
-    stats = MineStats()
+    stats = MineStats(warnings=writer.repair_warnings())
     last = [0.0]
     with _Interrupt() as interrupt, writer:
 

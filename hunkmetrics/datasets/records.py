@@ -3,16 +3,17 @@ one typed reader of them (`read_results`), used by export and report.
 
 Each record is one complete line written with a single `os.write` on a file opened for
 appending, so a killed run leaves at most one torn line at the very end. `resume=True`
-cuts such a torn tail off and reports the ids already written."""
+removes such a torn tail, and any other line that is not a record, keeping every valid
+line, and reports the ids already written."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..errors import HunkmetricsError
 
@@ -23,54 +24,81 @@ def encode_record(record: dict[str, Any]) -> bytes:
     return (text + "\n").encode("utf-8", "backslashreplace")
 
 
-def scan(path: Path) -> tuple[set[str], int, int]:
-    """(ids of complete valid lines, byte length of the valid prefix, lines dropped)."""
+def _record_id(raw: bytes) -> str | None:
+    """The id of a complete, valid record line, or None for a torn or foreign line."""
+    if not raw.endswith(b"\n"):
+        return None  # torn: the last line of a killed run
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or record.get("id") is None:
+        return None
+    return str(record["id"])
+
+
+def repair(path: Path) -> tuple[set[str], list[int]]:
+    """Remove every line of `path` that is not a complete record, keeping all the others
+    in order: (ids of the lines kept, 1-based numbers of the lines removed).
+
+    The file is compacted in place (each kept line moved down over the removed ones,
+    then the file cut), so an advisory lock on it stays valid. A kill during the repair
+    can leave one fragment line and repeat some kept lines; a later repair removes the
+    fragment, and readers keep one line per id."""
     ids: set[str] = set()
-    valid_end = 0
-    dropped = 0
-    with path.open("rb") as handle:
-        offset = 0
-        for raw in handle:
-            end = offset + len(raw)
-            try:
-                if not raw.endswith(b"\n"):
-                    raise ValueError("torn line")
-                record = json.loads(raw)
-                if not isinstance(record, dict) or "id" not in record:
-                    raise ValueError("not a record")
-            except ValueError:
-                dropped += 1
-                break  # everything after a bad line is suspect: keep the valid prefix
-            ids.add(str(record["id"]))
-            valid_end = end
-            offset = end
-    if dropped == 0:
-        return ids, valid_end, 0
-    # Count what is cut off (the torn line and anything after it).
-    with path.open("rb") as handle:
-        handle.seek(valid_end)
-        tail = handle.read()
-    return ids, valid_end, max(1, tail.count(b"\n") + (0 if tail.endswith(b"\n") else 1))
+    bad: list[int] = []
+    write_at = 0
+    with path.open("rb") as reader, path.open("r+b") as writer:
+        for number, raw in enumerate(reader, start=1):
+            key = _record_id(raw)
+            if key is None:
+                bad.append(number)
+                continue
+            ids.add(key)
+            if bad:  # a line was removed before this one: move it down
+                writer.seek(write_at)
+                writer.write(raw)
+            write_at += len(raw)
+        if bad:
+            writer.truncate(write_at)
+            writer.flush()
+            os.fsync(writer.fileno())
+    return ids, bad
 
 
 class JsonlWriter:
     """Append-only JSON Lines writer. With `resume`, the ids already present are in
-    `done_ids` and a torn tail from a killed run is truncated away (`repaired` lines)."""
+    `done_ids`, and every line that is not a complete record (a torn tail from a killed
+    run, a damaged line anywhere) is removed, its number in `removed_lines` (so its item
+    is done again) while every valid line is kept."""
 
     def __init__(self, path: str | Path, *, resume: bool = False) -> None:
         self.path = Path(path)
         self.done_ids: set[str] = set()
-        self.repaired = 0
+        self.removed_lines: list[int] = []
         if self.path.exists() and not resume and self.path.stat().st_size > 0:
             raise FileExistsError(
                 f"{self.path} exists: use --resume to continue it, or choose another --out"
             )
         if resume and self.path.exists():
-            self.done_ids, valid_end, self.repaired = scan(self.path)
-            if valid_end < self.path.stat().st_size:
-                os.truncate(self.path, valid_end)
+            self.done_ids, self.removed_lines = repair(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+
+    @property
+    def repaired(self) -> int:
+        """How many lines resuming removed."""
+        return len(self.removed_lines)
+
+    def repair_warnings(self, most: int = 10) -> list[str]:
+        """One sentence per removed line (the first `most`), naming its line number."""
+        out = [
+            f"{self.path}: line {n} was not a complete record: removed, its item is redone"
+            for n in self.removed_lines[:most]
+        ]
+        if len(self.removed_lines) > most:
+            out.append(f"{self.path}: {len(self.removed_lines) - most} more such line(s) removed")
+        return out
 
     def write(self, record: dict[str, Any]) -> None:
         """Write one whole record; it is in the file (the kernel's) when this returns."""
@@ -96,44 +124,54 @@ class JsonlWriter:
 # --------------------------------------------------------------------------- reading
 
 
-@dataclass
-class _Lines:
-    """The raw records of a JSON Lines file: one per id, the last line winning and taking
-    the later place; lines that are not a JSON object with an id (a torn tail of a
-    killed run, stray output) by 1-based number."""
-
-    records: dict[str, dict[str, object]] = field(default_factory=dict)
-    unreadable: list[int] = field(default_factory=list)
-    duplicates: int = 0  # lines whose id appeared on an earlier line
-
-
-def _read_lines(path: Path, what: str) -> _Lines:
+def _open_results(path: Path, what: str) -> BinaryIO:
     if path.is_dir():
         raise HunkmetricsError(f"{path}: is a directory, not a {what}")
     try:
-        handle = path.open("rb")
+        return path.open("rb")
     except FileNotFoundError:
         raise HunkmetricsError(f"{path}: no such {what}") from None
     except OSError as exc:
         raise HunkmetricsError(f"{path}: cannot read: {exc.strerror}") from None
-    result = _Lines()
-    with handle:
+
+
+def _raw_record(line: bytes) -> dict[str, object] | None:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or record.get("id") is None:
+        return None
+    return record
+
+
+@dataclass(frozen=True)
+class Line:
+    """One non-blank line of a results file: its 1-based number, byte offset, and the
+    record (None when it is not a JSON object with an id)."""
+
+    number: int
+    offset: int
+    record: ResultRecord | None
+
+
+def iter_results(path: str | Path, what: str = "file") -> Iterator[Line]:
+    """Every non-blank line of a results file, parsed one at a time (memory bounded by
+    the longest line). A file that cannot be read is a HunkmetricsError."""
+    path = Path(path)
+    with _open_results(path, what) as handle:
+        offset = 0
         for number, line in enumerate(handle, start=1):
+            at, offset = offset, offset + len(line)
             if not line.strip():
                 continue
-            try:
-                record = json.loads(line)
-            except ValueError:
-                record = None
-            if not isinstance(record, dict) or record.get("id") is None:
-                result.unreadable.append(number)
-                continue
-            key = str(record["id"])
-            if key in result.records:
-                result.duplicates += 1
-                del result.records[key]
-            result.records[key] = record
-    return result
+            yield Line(number, at, parse_line(line))
+
+
+def parse_line(line: bytes) -> ResultRecord | None:
+    """One line of a results file as its record, or None when it is not a record."""
+    raw = _raw_record(line)
+    return None if raw is None else parse_result(raw)
 
 
 def _get(record: Mapping[str, object], *keys: str) -> object:
@@ -320,15 +358,19 @@ class ResultsFile:
 def read_results(path: str | Path, what: str = "file") -> ResultsFile:
     """Read the JSON Lines written by `batch` or `mine`. A file that cannot be read is a
     HunkmetricsError (`what` names it in the one-line message); torn or foreign lines
-    are counted, never fatal."""
-    path = Path(path)
-    lines = _read_lines(path, what)
-    return ResultsFile(
-        path,
-        tuple(parse_result(raw) for raw in lines.records.values()),
-        tuple(lines.unreadable),
-        lines.duplicates,
-    )
+    are counted, never fatal. Each line is reduced to its ResultRecord as it is read."""
+    records: dict[str, ResultRecord] = {}
+    unreadable: list[int] = []
+    duplicates = 0
+    for line in iter_results(path, what):
+        if line.record is None:
+            unreadable.append(line.number)
+            continue
+        if line.record.id in records:
+            duplicates += 1
+            del records[line.record.id]  # the last line wins and takes the later place
+        records[line.record.id] = line.record
+    return ResultsFile(Path(path), tuple(records.values()), tuple(unreadable), duplicates)
 
 
 __all__ = [
@@ -339,7 +381,10 @@ __all__ = [
     "ResultRecord",
     "ResultsFile",
     "RunConfig",
+    "Line",
     "encode_record",
+    "iter_results",
+    "parse_line",
     "parse_result",
     "read_results",
 ]

@@ -9,6 +9,7 @@ from ..jsonshape import (
     COUNT,
     COUNTS,
     JSON,
+    NULL,
     STR,
     STRINGS,
     UNIT,
@@ -16,6 +17,7 @@ from ..jsonshape import (
     Leaf,
     Nullable,
     Obj,
+    OneOf,
     Shape,
     const,
     enum,
@@ -180,17 +182,59 @@ DOCUMENTS: dict[str, Obj] = {
         optional=frozenset({"localization"}),
     ),
 }
-DOCUMENT_NAMES = tuple(DOCUMENTS)
+# A line of a dataset results file (`batch`, `mine`): the characterize document with the
+# item's `id` and `"error": null`, or, for an item that could not be characterized, its
+# `id`, a one-line `error` and what is known of it. `mine` adds the commit's fields.
+COMMIT_FIELDS: dict[str, Shape] = {
+    "commit": STR,
+    "parent": STR,
+    "summary": STR,
+    "date": STR,
+    "author": STR,
+}
+_CHARACTERIZE = DOCUMENTS["characterize"]
+RECORD = OneOf(
+    (
+        Obj(
+            {"id": STR, "error": NULL, **COMMIT_FIELDS, **_CHARACTERIZE.fields},
+            _CHARACTERIZE.optional | frozenset(COMMIT_FIELDS),
+        ),
+        Obj(
+            {
+                "id": STR,
+                "error": STR,
+                **COMMIT_FIELDS,
+                "schema": _CHARACTERIZE.fields["schema"],
+                "tool": _CHARACTERIZE.fields["tool"],
+                # As requested: an automatic cutoff was never worked out, so it is null.
+                "config": Obj(
+                    {**CONFIGS["characterize"].fields, "cutoff": Nullable(COUNT)},
+                    CONFIGS["characterize"].optional,
+                ),
+                "patch": STR,
+                "profile": PROFILE,
+                "hunk_count": Nullable(COUNT),
+            },
+            frozenset(COMMIT_FIELDS)
+            | {"schema", "tool", "config", "patch", "profile", "hunk_count"},
+        ),
+    )
+)
+SHAPES: dict[str, Shape] = {**DOCUMENTS, "record": RECORD}
+TITLES = {name: f"hunkmetrics {name} document, version 1" for name in DOCUMENTS} | {
+    "record": "hunkmetrics results record (one line of batch or mine output), version 1"
+}
+DOCUMENT_NAMES = tuple(SHAPES)
 
 
 def schema(name: str) -> JSON:
-    """The JSON Schema of one document: hunks, divergence, proximity, localization or
-    characterize."""
-    if name not in DOCUMENTS:
+    """The JSON Schema of one document (hunks, divergence, proximity, localization,
+    characterize) or of a dataset results line (record)."""
+    if name not in SHAPES:
         raise KeyError(f"no schema named {name!r} (one of {', '.join(DOCUMENT_NAMES)})")
     return {
         "$schema": DRAFT,
         "$id": f"https://hunkmetrics.dev/schemas/{name}.v1.json",
-        "title": f"hunkmetrics {name} document, version 1",
-        **DOCUMENTS[name].schema(),
+        "title": TITLES[name],
+        **SHAPES[name].schema(),
     }

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import replace
 from pathlib import Path
 
@@ -45,12 +47,30 @@ def read_patch(
         if stdin is None:
             raise PatchError("no diff on standard input")
         return parse_patch(stdin, name="<stdin>", reverse=reverse, hunking=hunking)
-    path = Path(source)
-    if not path.exists():
+    data = read_patch_bytes(source)
+    return parse_patch(data, name=str(source), reverse=reverse, hunking=hunking)
+
+
+def read_patch_bytes(path: str | Path) -> bytes:
+    """A patch file's bytes; what is not a readable regular file is a one-line
+    PatchError (a device or FIFO such as /dev/zero would never end)."""
+    target = Path(path)
+    if not target.exists():
         raise PatchError(f"{path}: no such file")
-    if path.is_dir():
+    if target.is_dir():
         raise PatchError(f"{path}: is a directory, expected a diff file")
-    return parse_patch(path.read_bytes(), name=str(path), reverse=reverse, hunking=hunking)
+    try:
+        # Non-blocking, so that a FIFO does not wait for a writer before it is refused.
+        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise PatchError(f"{path}: cannot read ({exc.strerror})") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise PatchError(f"{path}: not a regular file (a device, FIFO or socket)")
+        try:
+            return handle.read()
+        except OSError as exc:
+            raise PatchError(f"{path}: cannot read ({exc.strerror})") from None
 
 
 def parse_patch(

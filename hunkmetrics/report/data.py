@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..datasets.records import ResultRecord, read_results
+from ..datasets.records import ResultRecord, iter_results
 from ..errors import HunkmetricsError
 from ..metrics.profiles import PROXIMITY_CLASSES
 
@@ -166,10 +166,28 @@ def parse_record(result: ResultRecord) -> Record:
 
 def load_results(path: str | Path) -> Results:
     """Read results.jsonl. A missing file is an input error; lines that are not a JSON
-    object with an "id" (a torn tail of a killed run, stray output) are counted."""
-    read = read_results(path, "results file")
-    records = [parse_record(result) for result in read.records]
-    return Results(str(path), records, list(read.unreadable), read.duplicates)
+    object with an "id" (a torn tail of a killed run, stray output) are counted.
+
+    Each line is reduced to the report's small Record as it is read (the documents are
+    never held), and records with the same settings share one settings mapping."""
+    records: dict[str, Record] = {}
+    unreadable: list[int] = []
+    duplicates = 0
+    settings: dict[str, dict[str, Any]] = {}  # fingerprint → one shared settings dict
+    for line in iter_results(path, "results file"):
+        if line.record is None:
+            unreadable.append(line.number)
+            continue
+        record = parse_record(line.record)
+        if record.fingerprint is not None:
+            shared = settings.setdefault(record.fingerprint, record.config)
+            if shared == record.config:
+                record = replace(record, config=shared)
+        if record.id in records:
+            duplicates += 1
+            del records[record.id]  # the last line wins and takes the later place
+        records[record.id] = record
+    return Results(str(path), list(records.values()), unreadable, duplicates)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,11 @@ def _content(line: str) -> str:
 def mismatch(file_diff: FileDiff, lines: list[str]) -> str | None:
     """Why `lines` are not this file's pre-image (first bad line), or None if they are."""
     for hunk in file_diff.hunks:
+        if hunk.old_lines == 0 and hunk.old_start > len(lines):
+            return (
+                f"the insertion point, line {hunk.old_start}, is past the end of the file "
+                f"({len(lines)} lines)"
+            )
         for line in hunk.lines:
             if line.kind is LineKind.ADDED or line.old_lineno is None:
                 continue
@@ -34,6 +39,16 @@ def mismatch(file_diff: FileDiff, lines: list[str]) -> str | None:
             if _content(lines[n - 1]) != line.text:
                 return f"line {n} differs from the diff's {line.kind.value} line"
     return None
+
+
+def unchecked_hunks(file_diff: FileDiff) -> list[str]:
+    """The headers of hunks with no context and no removed line (as `-U0` insertions
+    have): nothing but their insertion point can be checked against a text."""
+    return [
+        f"@@ -{h.old_start},{h.old_lines} +{h.new_start},{h.new_lines} @@"
+        for h in file_diff.hunks
+        if all(line.kind is LineKind.ADDED for line in h.lines)
+    ]
 
 
 def apply_file(pre: bytes, file_diff: FileDiff) -> bytes:
@@ -54,8 +69,15 @@ def apply_file(pre: bytes, file_diff: FileDiff) -> bytes:
             if line.kind is LineKind.ADDED:
                 out.append(line.text + line.eol)
             else:
+                if cursor >= len(lines):  # numbering the checks could not see (no line number)
+                    raise SourceError(
+                        f"{file_diff.path}: the source does not match the patch: line "
+                        f"{cursor + 1} is past the end of the file ({len(lines)} lines)"
+                    )
                 if line.kind is LineKind.CONTEXT:
-                    out.append(lines[cursor])
+                    kept = lines[cursor]
+                    # The file's incomplete last line, followed by more lines: end it.
+                    out.append(kept if kept.endswith("\n") else kept + line.eol)
                 cursor += 1
     out.extend(lines[cursor:])
     return encode("".join(out))

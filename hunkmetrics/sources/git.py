@@ -67,7 +67,7 @@ def tree_paths(repo: Repo, commit: str) -> set[str]:
     done = run(repo, "ls-tree", "-r", "-t", "--name-only", "-z", commit)
     if done.returncode != 0:
         return {""}  # as the split of an empty listing: no path exists
-    return set(done.stdout.decode("utf-8", "replace").split("\0"))
+    return set(done.stdout.decode("utf-8", "surrogateescape").split("\0"))
 
 
 class CatFile:
@@ -89,13 +89,20 @@ class CatFile:
         return self._proc
 
     def read(self, name: str) -> tuple[bytes, bytes] | None:
-        """(object type, content) of the object `name`, or None when there is none."""
+        """(object type, content) of the object `name`, or None when there is none.
+        Names are sent as bytes (a path that was not UTF-8 keeps its bytes); a name
+        with a newline cannot be asked for (`--batch` reads one name a line)."""
+        raw = name.encode("utf-8", "surrogateescape")
+        if b"\n" in raw:
+            raise SourceError(f"{name!r}: a path with a newline cannot be read from git")
         proc = self._process()
         assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(f"{name}\n".encode())
+        proc.stdin.write(raw + b"\n")
         proc.stdin.flush()
-        header = proc.stdout.readline().split()
-        if len(header) != 3:  # "<name> missing" or "ambiguous"
+        header = proc.stdout.readline().rstrip(b"\n").split(b" ")
+        # Found: "<oid> <type> <size>". Not found: "<name> missing" (or "ambiguous"),
+        # where the name may itself hold spaces.
+        if len(header) != 3 or not header[2].isdigit():
             return None
         _sha, kind, size = header
         data = proc.stdout.read(int(size))

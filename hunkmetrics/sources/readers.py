@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import contextlib
+import os
+import stat
 from pathlib import Path, PurePosixPath
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from ..errors import SourceError
 from . import git
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # opening a FIFO must not wait for a writer
+
+
+@runtime_checkable
+class LinkReader(Protocol):
+    """A reader that can also give a symbolic link's own target."""
+
+    def read_link(self, path: str) -> bytes | None: ...
 
 
 class FileReader(Protocol):
@@ -25,6 +36,8 @@ class FileReader(Protocol):
 
 
 def _safe(path: str) -> str:
+    if "\0" in path:
+        raise SourceError(f"{path!r}: a path with a NUL byte names no file")
     parts = PurePosixPath(path).parts
     if path.startswith("/") or ".." in parts:
         raise SourceError(f"{path}: path leaves the repository")
@@ -32,7 +45,12 @@ def _safe(path: str) -> str:
 
 
 class WorktreeReader:
-    """Files of a directory on disk."""
+    """Files of a directory on disk, never outside it.
+
+    Every path is resolved (symbolic links included) before it is read: one that leads
+    outside the root, through a link anywhere on the way, is a SourceError naming it.
+    Only regular files are read (not a FIFO or a device); a symbolic link inside the
+    tree is followed, and `read_link` gives a link's own target, as git stores it."""
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
@@ -40,14 +58,44 @@ class WorktreeReader:
             raise SourceError(f"{root}: no such directory")
         if not self.root.is_dir():
             raise SourceError(f"{root}: not a directory")
+        self._real_root = self.root.resolve()
         self.description = f"working tree {self.root}"
 
+    def _inside(self, path: str) -> Path:
+        """The real location of `path`, checked to be inside the root."""
+        real = (self._real_root / _safe(path)).resolve()
+        if real != self._real_root and not real.is_relative_to(self._real_root):
+            raise SourceError(
+                f"{path}: a symbolic link leads outside the {self.description}; "
+                "hunkmetrics reads nothing outside the repository"
+            )
+        return real
+
     def read(self, path: str) -> bytes | None:
-        target = self.root / _safe(path)
-        return target.read_bytes() if target.is_file() else None
+        real = self._inside(path)
+        try:
+            fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | _NONBLOCK)
+        except OSError:  # missing, or swapped for a link since it was resolved
+            return None
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None  # a directory, FIFO, socket or device: not a source file
+            return handle.read()
+
+    def read_link(self, path: str) -> bytes | None:
+        """The target of the symbolic link `path` (what git stores as its content), or
+        None when `path` is not a link. The target is not followed."""
+        target = self._inside(str(PurePosixPath(path).parent)) / PurePosixPath(path).name
+        try:
+            return os.fsencode(os.readlink(target))
+        except OSError:
+            return None
 
     def exists(self, path: str) -> bool:
-        return (self.root / _safe(path)).exists()
+        try:
+            return self._inside(path).exists()
+        except SourceError:
+            return False  # outside the root: not part of this tree
 
     def close(self) -> None:
         pass
@@ -77,6 +125,18 @@ class GitRevisionReader:
             return None
         kind, data = found
         return data if kind == b"blob" else None
+
+    def read_link(self, path: str) -> bytes | None:
+        """The target of the symbolic link `path` (its blob), or None when not a link."""
+        found = self._objects.read(f"{self.commit}:{_safe(path)}")
+        if found is None or found[0] != b"blob" or self._mode(path) != "120000":
+            return None
+        return found[1]
+
+    def _mode(self, path: str) -> str | None:
+        listed = git.run(self.repo, "ls-tree", "-z", self.commit, "--", path)
+        fields = listed.stdout.split(b" ", 1)
+        return fields[0].decode() if listed.returncode == 0 and len(fields) == 2 else None
 
     def exists(self, path: str) -> bool:
         if self._paths is None:

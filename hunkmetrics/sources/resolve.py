@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..errors import SourceError
 from ..patch.model import FileDiff, FileStatus, Patch
 from ..patch.parse import decode
-from .apply import apply_file, mismatch, split_lines
-from .readers import FileReader
+from .apply import apply_file, mismatch, split_lines, unchecked_hunks
+from .readers import FileReader, LinkReader
 
 Side = Literal["pre", "post"]
 
@@ -32,6 +32,8 @@ class Sources:
     description: str
     files: Mapping[str, FileTexts]  # keyed by FileDiff.path
     reader: FileReader
+    # Hunks that could not be checked against the tree (`unverified`), one sentence each.
+    warnings: tuple[str, ...] = ()
 
     def texts(self, file_diff: FileDiff) -> FileTexts | None:
         return self.files.get(file_diff.path)
@@ -49,35 +51,80 @@ def blob_matches(data: bytes, abbreviation: str) -> bool:
     return any(blob_hash(data, a).startswith(abbreviation) for a in algorithms)
 
 
-def _side_of(
-    file_diff: FileDiff, reader: FileReader
-) -> tuple[set[Side], str, bytes | None, bytes | None]:
+SYMLINK_MODE = "120000"
+
+
+def _existed(file_diff: FileDiff) -> bool:
+    """Whether the `index` line says the pre-image exists: a blob name that is not all
+    zeros, or a mode (git gives none for the missing side of an added file)."""
+    blob = file_diff.old_blob
+    return bool(blob and blob.strip("0")) or file_diff.old_mode is not None
+
+
+def as_git_means(file_diff: FileDiff) -> FileDiff:
+    """The section as git means it. A lone hunk at `-0,0` (an insertion at the top of a
+    file, as `-U0` diffs have, or into an empty file) can be read as an added file, and
+    one at `+0,0` (a file emptied) as a deleted one. When the `index` line names a blob
+    on the missing side, or gives the mode without a `new file`/`deleted file` line,
+    the file exists on both sides: a modification."""
+    added, deleted = FileStatus.ADDED, FileStatus.DELETED
+    if file_diff.status is added and file_diff.new_path is not None and _existed(file_diff):
+        return replace(file_diff, old_path=file_diff.new_path, status=FileStatus.MODIFIED)
+    swapped = file_diff.swapped()
+    if file_diff.status is deleted and file_diff.old_path is not None and _existed(swapped):
+        return replace(file_diff, new_path=file_diff.old_path, status=FileStatus.MODIFIED)
+    return file_diff
+
+
+def _read(reader: FileReader, path: str, mode: str | None) -> bytes | None:
+    """A file's bytes; for a symbolic link (mode 120000), its target as git stores it."""
+    if mode == SYMLINK_MODE and isinstance(reader, LinkReader):
+        return reader.read_link(path)
+    return reader.read(path)
+
+
+@dataclass
+class _Check:
+    """One section checked against the tree: the sides it fits, why not, what was read."""
+
+    sides: set[Side]
+    why: list[str]
+    old: bytes | None
+    new: bytes | None
+
+
+def _side_of(file_diff: FileDiff, reader: FileReader) -> _Check:
     """The sides this tree is consistent with for one file, why not, and the texts read."""
-    old = reader.read(file_diff.old_path) if file_diff.old_path else None
-    new = reader.read(file_diff.new_path) if file_diff.new_path else None
-    sides: set[Side] = set()
+    old = _read(reader, file_diff.old_path, file_diff.old_mode) if file_diff.old_path else None
+    new = _read(reader, file_diff.new_path, file_diff.new_mode) if file_diff.new_path else None
     reasons: list[str] = []
+    sides: set[Side]
     if file_diff.status is FileStatus.ADDED:
-        return (
-            ({"pre"} if new is None else _matches(file_diff, new, "post", reasons)),
-            "; ".join(reasons),
-            None,
-            new,
-        )
+        sides = {"pre"} if new is None else _matches(file_diff, new, "post", reasons)
+        return _Check(sides, reasons, None, new)
     if file_diff.status is FileStatus.DELETED:
-        return (
-            ({"post"} if old is None else _matches(file_diff, old, "pre", reasons)),
-            "; ".join(reasons),
-            old,
-            None,
-        )
+        sides = {"post"} if old is None else _matches(file_diff, old, "pre", reasons)
+        return _Check(sides, reasons, old, None)
+    sides = set()
     if old is not None:
         sides |= _matches(file_diff, old, "pre", reasons)
     if new is not None:
         sides |= _matches(file_diff, new, "post", reasons)
     if old is None and new is None:
         reasons.append("file not found")
-    return sides, "; ".join(reasons), old, new
+    return _Check(sides, reasons, old, new)
+
+
+def _type_change(deleted: _Check, added: _Check) -> set[Side]:
+    """The sides a tree fits for a path whose type changes (a file becoming a symbolic
+    link, or back: git writes one section deleting it, one adding it). The tree holds
+    the deleted section's pre-image or the added section's post-image."""
+    sides: set[Side] = set()
+    if deleted.old is not None and "pre" in deleted.sides:
+        sides.add("pre")
+    if added.new is not None and "post" in added.sides:
+        sides.add("post")
+    return sides
 
 
 def _matches(file_diff: FileDiff, data: bytes, side: Side, reasons: list[str]) -> set[Side]:
@@ -95,32 +142,60 @@ def _matches(file_diff: FileDiff, data: bytes, side: Side, reasons: list[str]) -
     return set()
 
 
+def unverified(file_diff: FileDiff, side: Side) -> list[str]:
+    """Warnings for the hunks a tree holding `side` could not confirm: without a blob
+    name to compare, a hunk with neither context nor removed lines (on that side) is
+    checked only for its insertion point."""
+    oriented = file_diff if side == "pre" else file_diff.swapped()
+    if oriented.old_path is None or oriented.old_blob:
+        return []  # nothing to read on that side, or checked by its blob name
+    return [
+        f"{file_diff.path}: hunk {header} could not be verified against the source "
+        "(no context lines and no blob name in the diff: only its insertion point was "
+        "checked)"
+        for header in unchecked_hunks(oriented)
+    ]
+
+
 def resolve_sources(patch: Patch, reader: FileReader) -> Sources:
     """Read every content file of the patch from `reader`, decide the side, derive the
     other one. Raises SourceError naming the first file that fits neither side."""
+    sections = [as_git_means(f) for f in patch.content_files]
+    checks = [_side_of(f, reader) for f in sections]
+    deleted = {f.path: c for f, c in zip(sections, checks, strict=True) if f.new_path is None}
+    added = {f.path: c for f, c in zip(sections, checks, strict=True) if f.old_path is None}
+    changed_type = deleted.keys() & added.keys()
     votes: dict[str, set[Side]] = {}
-    read: dict[str, tuple[bytes | None, bytes | None]] = {}
-    for file_diff in patch.content_files:
-        sides, why, old, new = _side_of(file_diff, reader)
+    for file_diff, check in zip(sections, checks, strict=True):
+        sides = check.sides
+        if file_diff.path in changed_type:
+            sides = _type_change(deleted[file_diff.path], added[file_diff.path])
+            why = "; ".join(deleted[file_diff.path].why + added[file_diff.path].why)
+        else:
+            why = "; ".join(check.why)
         if not sides:
             raise SourceError(
                 f"{file_diff.path}: the {reader.description} matches neither side of the "
                 f"patch ({why})"
             )
         votes[file_diff.path] = sides
-        read[file_diff.path] = (old, new)
     side = _decide(votes, reader.description)
     files: dict[str, FileTexts] = {}
-    for file_diff in patch.content_files:
-        old, new = read[file_diff.path]
+    warnings: list[str] = []
+    for file_diff, check in zip(sections, checks, strict=True):
         if side == "pre":
-            pre = old if file_diff.status is not FileStatus.ADDED else None
+            pre = check.old if file_diff.status is not FileStatus.ADDED else None
             post = apply_file(pre or b"", file_diff) if file_diff.new_path else None
         else:
-            post = new if file_diff.status is not FileStatus.DELETED else None
+            post = check.new if file_diff.status is not FileStatus.DELETED else None
             pre = apply_file(post or b"", file_diff.swapped()) if file_diff.old_path else None
+        earlier = files.get(file_diff.path)
+        if earlier is not None:  # a type change: the pre-image of one, post of the other
+            pre = earlier.pre if pre is None else pre
+            post = earlier.post if post is None else post
         files[file_diff.path] = FileTexts(pre, post)
-    return Sources(side, reader.description, files, reader)
+        warnings.extend(unverified(file_diff, side))
+    return Sources(side, reader.description, files, reader, tuple(warnings))
 
 
 def _decide(votes: dict[str, set[Side]], description: str) -> Side:

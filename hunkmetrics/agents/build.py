@@ -1,0 +1,131 @@
+"""Turn a reader's `Draft` into an immutable `Attempt`: parse each shell call into commands,
+classify every action under a profile, and settle the runtime."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from hunkmetrics.agents.classify import Profile
+from hunkmetrics.agents.draft import CallDraft, Draft
+from hunkmetrics.agents.model import Action, Attempt, Command, Step, ToolCall, freeze_mapping
+from hunkmetrics.agents.paths import command_paths, tool_paths, unique
+from hunkmetrics.agents.shell import ShellParse, ShellSplitter
+
+
+def build_attempt(
+    draft: Draft, path: str, profile: Profile, splitter: ShellSplitter | None = None
+) -> Attempt:
+    """The attempt a draft describes, its actions classified under `profile`. The splitter
+    (tree-sitter-bash) is made only when a shell call needs it."""
+    calls: list[ToolCall] = []
+    steps: list[Step] = []
+    warnings = list(draft.warnings)
+    parsed: dict[str, ShellParse] = {}  # agents rerun the same commands: parse each once
+    for step_no, sd in enumerate(draft.steps, start=1):
+        first = len(calls)
+        for cd in sd.calls:
+            if cd.shell is not None and splitter is None:
+                splitter = ShellSplitter()
+            if cd.shell is not None and splitter is not None and cd.shell not in parsed:
+                parsed[cd.shell] = splitter.split(cd.shell)
+            shell = parsed.get(cd.shell) if cd.shell is not None else None
+            call = _call(cd, len(calls), step_no, sd.timestamp, shell)
+            if not call.parse_ok:
+                warnings.append(
+                    f"call {call.index}: shell syntax error; commands read as far as possible"
+                )
+            calls.append(call)
+        steps.append(
+            Step(
+                index=step_no,
+                source=sd.source,
+                timestamp=sd.timestamp,
+                message=sd.message,
+                reasoning=sd.reasoning,
+                model=sd.model,
+                tokens=sd.tokens,
+                calls=tuple(range(first, len(calls))),
+            )
+        )
+    stamps = [s.timestamp for s in steps if s.timestamp is not None]
+    stamps += [c.timestamp for c in calls if c.timestamp is not None]
+    started = draft.started_at or (min(stamps) if stamps else None)
+    ended = draft.ended_at or (max(stamps) if stamps else None)
+    runtime, runtime_source = draft.runtime_s, draft.runtime_source
+    if runtime is None and started is not None and ended is not None and ended > started:
+        runtime = (ended - started).total_seconds()
+        runtime_source = "timestamps: last event - first event"
+    return Attempt(
+        agent=draft.agent,
+        source_format=draft.source_format,
+        source_path=path,
+        agent_version=draft.agent_version,
+        model=draft.model or next((s.model for s in steps if s.model), None),
+        bug_id=draft.bug_id,
+        session_id=draft.session_id,
+        workdir=draft.workdir,
+        started_at=started,
+        ended_at=ended,
+        runtime_s=runtime,
+        runtime_source=runtime_source if runtime is not None else "unknown",
+        tokens=draft.tokens,
+        patch=draft.patch,
+        patch_source=draft.patch_source,
+        outcome=draft.outcome,
+        steps=tuple(steps),
+        calls=tuple(calls),
+        actions=classify_calls(calls, profile),
+        profile=profile.name,
+        warnings=tuple(warnings),
+    )
+
+
+def _call(
+    cd: CallDraft,
+    index: int,
+    step: int,
+    step_time: datetime | None,
+    shell: ShellParse | None,
+) -> ToolCall:
+    arguments = freeze_mapping(cd.arguments)
+    commands: tuple[Command, ...] = ()
+    parse_ok = True
+    if shell is not None:
+        commands, parse_ok = shell.commands, shell.ok
+    paths = tool_paths(arguments) + cd.extra_paths
+    for cmd in commands:
+        paths.extend(command_paths(cmd))
+    return ToolCall(
+        index=index,
+        step=step,
+        tool_name=cd.tool_name,
+        call_id=cd.call_id,
+        arguments=arguments,
+        shell=cd.shell,
+        commands=commands,
+        timestamp=cd.timestamp if cd.timestamp is not None else step_time,
+        is_error=cd.is_error,
+        duration_ms=cd.duration_ms,
+        subagent=cd.subagent,
+        output=cd.output,
+        paths=tuple(unique(paths)),
+        parse_ok=parse_ok,
+    )
+
+
+def classify_calls(calls: Iterable[ToolCall], profile: Profile) -> tuple[Action, ...]:
+    """One action per command of a shell call (one for a shell call with no command), one per
+    other call, each with its category and the rule that gave it."""
+    actions: list[Action] = []
+    for call in calls:
+        if call.commands:
+            for cmd in call.commands:
+                category, rule = profile.classify_command(cmd)
+                actions.append(
+                    Action(len(actions), call, cmd, category, rule, tuple(command_paths(cmd)))
+                )
+        else:
+            category, rule = profile.classify_tool(call.tool_name, call.arguments)
+            actions.append(Action(len(actions), call, None, category, rule, call.paths))
+    return tuple(actions)

@@ -1,0 +1,316 @@
+"""Action categories as data: a profile is a TOML rules file under `agents/categories/`.
+
+`load_profile("semantic")` (the default) or `load_profile("paper")` reads a packaged profile;
+a path reads your own. `Profile.classify_tool` and `Profile.classify_command` return the
+category and the id of the rule that decided it (`<profile>:<rule id>`, or
+`<profile>:default-tool` / `<profile>:default-command` when no rule matched).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from hunkmetrics.agents.model import Command, JSONValue
+from hunkmetrics.errors import HunkmetricsError
+
+PROFILES = ("semantic", "paper")
+_RULE_KEYS = frozenset(
+    {
+        "id",
+        "category",
+        "tool",
+        "tool_regex",
+        "argument",
+        "command",
+        "command_glob",
+        "subcommand",
+        "any_arg",
+        "arg_prefix",
+        "arg_regex",
+        "writes_file",
+    }
+)
+_NOT_FILES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "-"})
+
+
+class ProfileError(HunkmetricsError):
+    """A category rules file is missing or malformed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One classification rule; every condition given must hold."""
+
+    id: str
+    category: str
+    tools: frozenset[str] = frozenset()
+    tool_regex: re.Pattern[str] | None = None
+    argument: tuple[tuple[str, frozenset[str]], ...] = ()
+    commands: frozenset[str] = frozenset()
+    command_globs: tuple[str, ...] = ()
+    subcommands: frozenset[str] = frozenset()
+    any_args: frozenset[str] = frozenset()
+    arg_prefixes: tuple[str, ...] = ()
+    arg_regex: re.Pattern[str] | None = None
+    writes_file: bool | None = None
+
+    @property
+    def for_tools(self) -> bool:
+        return bool(self.tools) or self.tool_regex is not None
+
+    def matches_tool(self, name: str, arguments: Mapping[str, JSONValue]) -> bool:
+        if self.tools and name not in self.tools:
+            return False
+        if self.tool_regex is not None and not self.tool_regex.search(name):
+            return False
+        for key, allowed in self.argument:
+            value = arguments.get(key)
+            if not isinstance(value, str) or value not in allowed:
+                return False
+        return True
+
+    def matches_command(self, cmd: Command) -> bool:
+        if self.commands or self.command_globs:
+            named = cmd.name in self.commands
+            if not named and not any(fnmatch.fnmatchcase(cmd.name, g) for g in self.command_globs):
+                return False
+        args = cmd.args
+        if self.subcommands and (not args or args[0] not in self.subcommands):
+            return False
+        if self.any_args and not any(a in self.any_args for a in args):
+            return False
+        if self.arg_prefixes and not any(a.startswith(self.arg_prefixes) for a in args):
+            return False
+        if self.arg_regex is not None and not any(self.arg_regex.search(a) for a in args):
+            return False
+        return self.writes_file is None or self.writes_file == writes_file(cmd)
+
+
+def writes_file(cmd: Command) -> bool:
+    """True when the command's standard output is redirected into a real file."""
+    for red in cmd.redirects:
+        if ">" in red.op and "&" not in red.op and red.target not in _NOT_FILES:
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class Wrapper:
+    """A command that runs another one (`timeout 60 mvn test`, `xargs grep x`): its flags
+    (`value_flags` take a value), then `positional` words of its own, then `VAR=value` words
+    when `assignments`, then the wrapped command."""
+
+    value_flags: frozenset[str] = frozenset()
+    positional: int = 0
+    assignments: bool = False
+
+    def inner(self, cmd: Command) -> Command | None:
+        argv, i, own = cmd.argv, 1, self.positional
+        while i < len(argv):
+            word = argv[i]
+            if word in self.value_flags:
+                i += 2
+            elif word.startswith("-") and word != "-":
+                i += 1
+            elif own > 0:
+                own, i = own - 1, i + 1
+            elif self.assignments and "=" in word and not word.startswith("="):
+                i += 1
+            else:
+                break
+        if i >= len(argv):
+            return None
+        rest = argv[i:]
+        return Command(
+            rest[0].rsplit("/", 1)[-1] or rest[0], rest, cmd.text, cmd.start, cmd.redirects
+        )
+
+
+_MAX_WRAPPING = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A named, ordered list of rules over a fixed set of categories.
+
+    A command named in `wrappers` is classified by the command it wraps (the rule id then
+    says `via <wrapper>`); `by_name` indexes the command rules that can match each name."""
+
+    name: str
+    description: str
+    categories: tuple[str, ...]
+    tool_rules: tuple[Rule, ...]
+    command_rules: tuple[Rule, ...]
+    default_tool: str
+    default_command: str
+    wrappers: Mapping[str, Wrapper] = field(default_factory=dict)
+    by_name: Mapping[str, tuple[Rule, ...]] = field(default_factory=dict)
+    glob_rules: tuple[Rule, ...] = ()
+
+    def classify_tool(self, name: str, arguments: Mapping[str, JSONValue]) -> tuple[str, str]:
+        for rule in self.tool_rules:
+            if rule.matches_tool(name, arguments):
+                return rule.category, f"{self.name}:{rule.id}"
+        return self.default_tool, f"{self.name}:default-tool"
+
+    def classify_command(self, cmd: Command) -> tuple[str, str]:
+        via: list[str] = []
+        for _ in range(_MAX_WRAPPING):
+            wrapper = self.wrappers.get(cmd.name)
+            inner = wrapper.inner(cmd) if wrapper is not None else None
+            if inner is None:
+                break
+            via.append(cmd.name)
+            cmd = inner
+        suffix = f" (via {' > '.join(via)})" if via else ""
+        for rule in self.by_name.get(cmd.name, self.glob_rules):
+            if rule.matches_command(cmd):
+                return rule.category, f"{self.name}:{rule.id}{suffix}"
+        return self.default_command, f"{self.name}:default-command{suffix}"
+
+
+def load_profile(profile: str | Path = "semantic") -> Profile:
+    """A packaged profile by name (`semantic`, `paper`) or a rules file by path."""
+    if isinstance(profile, str) and profile in PROFILES:
+        return _packaged(profile)
+    path = Path(profile)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ProfileError(
+            f"{profile}: no such category profile (packaged: {', '.join(PROFILES)})"
+        ) from exc
+    return parse_profile(text, str(path))
+
+
+@cache
+def _packaged(name: str) -> Profile:
+    text = resources.files("hunkmetrics.agents").joinpath(f"categories/{name}.toml").read_text()
+    return parse_profile(text, f"{name}.toml")
+
+
+def _strings(value: object, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(str(v) for v in value)
+    raise ProfileError(f"{where}: expected a string or a list of strings")
+
+
+def _regex(value: object, where: str) -> re.Pattern[str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ProfileError(f"{where}: expected a regular expression string")
+    try:
+        return re.compile(value)
+    except re.error as exc:
+        raise ProfileError(f"{where}: bad regular expression: {exc}") from exc
+
+
+def _rule(raw: object, index: int, source: str, categories: tuple[str, ...]) -> Rule:
+    where = f"{source}: rule {index + 1}"
+    if not isinstance(raw, dict):
+        raise ProfileError(f"{where}: expected a table")
+    unknown = set(raw) - _RULE_KEYS
+    if unknown:
+        raise ProfileError(f"{where}: unknown keys {sorted(unknown)}")
+    rid, category = raw.get("id"), raw.get("category")
+    if not isinstance(rid, str) or not isinstance(category, str):
+        raise ProfileError(f"{where}: needs a string `id` and `category`")
+    if category not in categories:
+        raise ProfileError(f"{where} ({rid}): category {category!r} is not declared")
+    argument = raw.get("argument", {})
+    if not isinstance(argument, dict):
+        raise ProfileError(f"{where} ({rid}): `argument` must be a table")
+    writes = raw.get("writes_file")
+    if writes is not None and not isinstance(writes, bool):
+        raise ProfileError(f"{where} ({rid}): `writes_file` must be true or false")
+    rule = Rule(
+        id=rid,
+        category=category,
+        tools=frozenset(_strings(raw.get("tool", []), where)),
+        tool_regex=_regex(raw.get("tool_regex"), where),
+        argument=tuple(
+            (str(k), frozenset(_strings(v, where))) for k, v in sorted(argument.items())
+        ),
+        commands=frozenset(_strings(raw.get("command", []), where)),
+        command_globs=_strings(raw.get("command_glob", []), where),
+        subcommands=frozenset(_strings(raw.get("subcommand", []), where)),
+        any_args=frozenset(_strings(raw.get("any_arg", []), where)),
+        arg_prefixes=_strings(raw.get("arg_prefix", []), where),
+        arg_regex=_regex(raw.get("arg_regex"), where),
+        writes_file=writes,
+    )
+    is_command = bool(rule.commands or rule.command_globs)
+    if rule.for_tools == is_command:
+        raise ProfileError(f"{where} ({rid}): give either tool/tool_regex or command/command_glob")
+    return rule
+
+
+def parse_profile(text: str, source: str = "<profile>") -> Profile:
+    """A profile from TOML text (see `categories/semantic.toml` for the keys)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{source}: {exc}") from exc
+    head = data.get("profile")
+    if not isinstance(head, dict):
+        raise ProfileError(f"{source}: missing [profile] table")
+    name = head.get("name")
+    if not isinstance(name, str) or not name:
+        raise ProfileError(f"{source}: [profile] needs a name")
+    categories = _strings(head.get("categories"), f"{source}: categories")
+    defaults = (head.get("default_tool"), head.get("default_command"))
+    for value in defaults:
+        if value not in categories:
+            raise ProfileError(
+                f"{source}: default_tool/default_command must be declared categories"
+            )
+    rules_raw = data.get("rule", [])
+    if not isinstance(rules_raw, list):
+        raise ProfileError(f"{source}: `rule` must be an array of tables")
+    rules = [_rule(raw, i, source, categories) for i, raw in enumerate(rules_raw)]
+    ids = [r.id for r in rules]
+    if len(set(ids)) != len(ids):
+        raise ProfileError(f"{source}: rule ids must be unique")
+    command_rules = tuple(r for r in rules if not r.for_tools)
+    names = {n for r in command_rules for n in r.commands}
+    return Profile(
+        name=name,
+        description=str(head.get("description", "")),
+        categories=categories,
+        tool_rules=tuple(r for r in rules if r.for_tools),
+        command_rules=command_rules,
+        default_tool=str(defaults[0]),
+        default_command=str(defaults[1]),
+        wrappers=_wrappers(data.get("wrappers", {}), source),
+        by_name={
+            n: tuple(r for r in command_rules if n in r.commands or r.command_globs) for n in names
+        },
+        glob_rules=tuple(r for r in command_rules if r.command_globs),
+    )
+
+
+def _wrappers(raw: object, source: str) -> dict[str, Wrapper]:
+    if not isinstance(raw, dict):
+        raise ProfileError(f"{source}: [wrappers] must be a table of tables")
+    out: dict[str, Wrapper] = {}
+    for name, spec in raw.items():
+        where = f"{source}: wrappers.{name}"
+        if not isinstance(spec, dict) or set(spec) - {"value_flags", "positional", "assignments"}:
+            raise ProfileError(f"{where}: keys are value_flags, positional, assignments")
+        positional = spec.get("positional", 0)
+        assignments = spec.get("assignments", False)
+        if not isinstance(positional, int) or not isinstance(assignments, bool):
+            raise ProfileError(f"{where}: positional is a number, assignments true or false")
+        flags = frozenset(_strings(spec.get("value_flags", []), where))
+        out[str(name)] = Wrapper(flags, positional, assignments)
+    return out

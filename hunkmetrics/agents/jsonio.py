@@ -1,0 +1,183 @@
+"""Helpers every reader shares: JSON, JSONL and concatenated-JSON loading with line numbers,
+timestamps, and typed access to loosely typed records."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+
+from hunkmetrics.agents.draft import Draft
+from hunkmetrics.agents.errors import TrajectoryError
+from hunkmetrics.agents.shell import shell_of_argv
+
+Record = dict[str, object]
+_TEXT_BLOCKS = ("text", "output_text", "input_text", "summary_text", "reasoning_text")
+
+
+def read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise TrajectoryError(path, f"cannot read: {exc.strerror or exc}") from exc
+
+
+def load_json(path: Path, text: str | None = None) -> object:
+    """One JSON document; a syntax error names its line."""
+    text = read_text(path) if text is None else text
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TrajectoryError(path, f"malformed JSON: {exc.msg}", exc.lineno) from exc
+    except RecursionError as exc:
+        raise TrajectoryError(path, "JSON nested too deeply") from exc
+
+
+def iter_jsonl(path: Path, draft: Draft, text: str | None = None) -> Iterator[tuple[int, Record]]:
+    """(line number, object) per non-blank line. A bad last line is a truncated write: warn and
+    stop. A bad line before the end is an error naming that line."""
+    text = read_text(path) if text is None else text
+    lines = text.splitlines()
+    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            if i == last and i > 0:
+                draft.warn(f"line {i + 1}: truncated last line ignored")
+                return
+            raise TrajectoryError(path, f"not a JSON line ({exc})", i + 1) from exc
+        if not isinstance(value, dict):
+            raise TrajectoryError(path, "expected a JSON object on each line", i + 1)
+        yield i + 1, value
+
+
+def iter_concatenated(
+    path: Path, draft: Draft, text: str | None = None
+) -> Iterator[tuple[int, Record]]:
+    """Objects written one after another (pretty-printed, not one per line), as OpenTelemetry
+    file exporters write them. A truncated last object is warned about and dropped."""
+    text = read_text(path) if text is None else text
+    decoder = json.JSONDecoder()
+    pos, n = 0, len(text)
+    while True:
+        while pos < n and text[pos].isspace():
+            pos += 1
+        if pos >= n:
+            return
+        line = text.count("\n", 0, pos) + 1
+        try:
+            value, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            if not text[pos:].lstrip().startswith("{") or _looks_complete(text, pos):
+                raise TrajectoryError(path, f"malformed JSON: {exc.msg}", exc.lineno) from exc
+            draft.warn(f"line {line}: truncated last object ignored")
+            return
+        if not isinstance(value, dict):
+            raise TrajectoryError(path, "expected JSON objects", line)
+        yield line, value
+        pos = end
+
+
+def _looks_complete(text: str, pos: int) -> bool:
+    """True when another object starts after the bad one (so it is not just a cut-off tail)."""
+    return "\n}\n{" in text[pos:] or "}{" in text[pos:]
+
+
+def as_dict(value: object) -> Record:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
+
+
+def as_str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def as_int(value: object) -> int:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(float(value))
+        except ValueError:
+            return 0
+    return 0
+
+
+def as_float(value: object) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+def parse_time(value: object) -> datetime | None:
+    """An ISO-8601 string (a trailing Z allowed) or a Unix time in seconds, as aware UTC."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            return datetime.fromtimestamp(float(value), UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+    if isinstance(value, str) and value:
+        try:
+            stamp = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+        return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+    return None
+
+
+def json_arguments(value: object, draft: Draft, where: str) -> dict[str, object]:
+    """Tool arguments given as a JSON string (or already an object)."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str):
+        if not value.strip():
+            return {}
+        try:
+            parsed = json.loads(value)
+        except (json.JSONDecodeError, RecursionError):
+            draft.warn(f"{where}: arguments are not JSON; kept as text")
+            return {"raw": value}
+        return parsed if isinstance(parsed, dict) else {"value": parsed}
+    return {}
+
+
+def shell_text(value: object) -> str | None:
+    """A shell string from a `command` argument: a string, or an argv list (`bash -lc X` -> X)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return shell_of_argv([str(v) for v in value])
+    return None
+
+
+def content_text(value: object) -> str:
+    """Text of a message content: a string, or a list of text blocks / parts."""
+    if isinstance(value, str):
+        return value
+    parts: list[str] = []
+    for item in as_list(value):
+        if isinstance(item, str):
+            parts.append(item)
+        elif isinstance(item, Mapping):
+            text = item.get("text")
+            if isinstance(text, str) and item.get("type", "text") in _TEXT_BLOCKS:
+                parts.append(text)
+    return "\n".join(parts)

@@ -1,0 +1,220 @@
+"""Claude Code: the session transcript (`~/.claude/projects/<dir>/<session>.jsonl`), and the
+headless stdout of `claude -p --output-format stream-json` (NDJSON) or `json` (one result
+object, or with `--verbose` a JSON array of the same messages).
+
+One API response is split over several `assistant` lines (one per content block) that share
+`message.id` and repeat its `usage`: a response is one step, and its usage is counted once
+(the last line's), unless `dedupe_usage=False`, which sums every line as the study did.
+Sub-agent lines (`isSidechain`) and transcripts under `<session>/subagents/` are read as
+sub-agent calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from types import MappingProxyType
+
+from hunkmetrics.agents.draft import CallDraft, Draft, StepDraft
+from hunkmetrics.agents.errors import TrajectoryError
+from hunkmetrics.agents.jsonio import (
+    Record,
+    as_dict,
+    as_float,
+    as_int,
+    as_list,
+    as_str,
+    content_text,
+    iter_jsonl,
+    load_json,
+    parse_time,
+)
+from hunkmetrics.agents.model import Tokens
+
+_USAGE_KEYS = (
+    "input_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "output_tokens",
+)
+_SHELL_TOOLS = {"Bash": "command"}
+
+
+def usage_tokens(usages: Iterable[Record], source: str) -> Tokens:
+    """Anthropic usage records summed: `input_tokens` excludes cache reads and writes."""
+    raw = dict.fromkeys(_USAGE_KEYS, 0)
+    for usage in usages:
+        for key in _USAGE_KEYS:
+            raw[key] += as_int(usage.get(key))
+    return Tokens(
+        input_uncached=raw["input_tokens"],
+        cache_read=raw["cache_read_input_tokens"],
+        cache_write=raw["cache_creation_input_tokens"],
+        output=raw["output_tokens"],
+        raw=MappingProxyType(raw),
+        source=source,
+    )
+
+
+class _Session:
+    """Folds Claude message records into a draft."""
+
+    def __init__(self, draft: Draft, dedupe: bool) -> None:
+        self.draft = draft
+        self.dedupe = dedupe
+        self.by_call: dict[str, CallDraft] = {}
+        self.step_of: dict[str, StepDraft] = {}
+        self.usage_of: dict[str, Record] = {}
+        self.usage_lines: list[Record] = []
+        self.result_usage: Record | None = None
+
+    def feed(self, rec: Record, subagent: bool = False) -> None:
+        kind = as_str(rec.get("type"))
+        sub = subagent or rec.get("isSidechain") is True
+        d = self.draft
+        d.session_id = d.session_id or as_str(rec.get("sessionId")) or as_str(rec.get("session_id"))
+        d.agent_version = d.agent_version or as_str(rec.get("version"))
+        d.workdir = d.workdir or as_str(rec.get("cwd"))
+        if kind == "assistant":
+            self._assistant(rec, sub)
+        elif kind == "user":
+            self._user(rec, sub)
+        elif kind == "system" and rec.get("subtype") == "init":
+            d.model = d.model or as_str(rec.get("model"))
+            d.agent_version = d.agent_version or as_str(rec.get("claude_code_version"))
+        elif kind == "result":
+            self._result(rec)
+
+    def _assistant(self, rec: Record, sub: bool) -> None:
+        msg = as_dict(rec.get("message"))
+        mid = as_str(msg.get("id")) or as_str(rec.get("uuid")) or f"line-{len(self.step_of)}"
+        stamp = parse_time(rec.get("timestamp"))
+        step = self.step_of.get(mid)
+        if step is None:
+            step = StepDraft("agent", stamp, model=as_str(msg.get("model")))
+            self.step_of[mid] = step
+            self.draft.steps.append(step)
+        usage = msg.get("usage")
+        if isinstance(usage, dict):
+            self.usage_of[mid] = usage
+            self.usage_lines.append(usage)
+            step.tokens = usage_tokens([usage], "message.usage")
+        for item in as_list(msg.get("content")):
+            block = as_dict(item)
+            btype = as_str(block.get("type"))
+            if btype == "text":
+                text = as_str(block.get("text")) or ""
+                step.message = f"{step.message}\n{text}" if step.message else text
+            elif btype == "thinking":
+                thought = as_str(block.get("thinking")) or ""
+                step.reasoning = f"{step.reasoning}\n{thought}" if step.reasoning else thought
+            elif btype in ("tool_use", "server_tool_use"):
+                name = as_str(block.get("name")) or "?"
+                args = as_dict(block.get("input"))
+                key = _SHELL_TOOLS.get(name)
+                call = CallDraft(
+                    tool_name=name,
+                    arguments=args,
+                    call_id=as_str(block.get("id")),
+                    shell=as_str(args.get(key)) if key else None,
+                    timestamp=stamp,
+                    subagent=sub,
+                )
+                step.calls.append(call)
+                if call.call_id:
+                    self.by_call[call.call_id] = call
+
+    def _user(self, rec: Record, sub: bool) -> None:
+        msg = as_dict(rec.get("message"))
+        content = msg.get("content")
+        stamp = parse_time(rec.get("timestamp"))
+        texts: list[str] = []
+        if isinstance(content, str):
+            texts.append(content)
+        for item in as_list(content):
+            block = as_dict(item)
+            if block.get("type") == "tool_result":
+                call = self.by_call.get(as_str(block.get("tool_use_id")) or "")
+                if call is None:
+                    self.draft.warn("a tool_result answers no tool_use in this file")
+                    continue
+                call.is_error = block.get("is_error") is True
+                call.output = content_text(block.get("content"))
+                extra = as_dict(rec.get("toolUseResult"))
+                if extra.get("interrupted") is True:
+                    call.is_error = True
+                    self.draft.warn(f"tool call {call.call_id} was interrupted")
+            elif block.get("type") == "text":
+                texts.append(as_str(block.get("text")) or "")
+        text = "\n".join(t for t in texts if t)
+        if text and not sub and rec.get("isMeta") is not True:
+            if "[Request interrupted by user" in text:
+                self.draft.warn("the run was interrupted by the user")
+            self.draft.steps.append(StepDraft("user", stamp, message=text))
+
+    def _result(self, rec: Record) -> None:
+        d = self.draft
+        ms = as_float(rec.get("duration_ms"))
+        if ms is not None:
+            d.runtime_s = ms / 1000
+            d.runtime_source = "claude result.duration_ms (wall clock)"
+        usage = rec.get("usage")
+        if isinstance(usage, dict):
+            self.result_usage = usage
+        if rec.get("is_error") is True or str(rec.get("subtype", "success")) != "success":
+            d.warn(f"claude reported {rec.get('subtype')!s} (is_error={rec.get('is_error')!s})")
+
+    def finish(self) -> None:
+        d = self.draft
+        if self.usage_of:
+            if self.dedupe:
+                d.tokens = usage_tokens(
+                    self.usage_of.values(), "claude message.usage, once per message.id"
+                )
+            else:
+                d.tokens = usage_tokens(
+                    self.usage_lines, "claude message.usage summed over every line (as the study)"
+                )
+        elif self.result_usage is not None:
+            d.tokens = usage_tokens([self.result_usage], "claude result.usage")
+        if not d.model:
+            d.model = next((s.model for s in d.steps if s.model), None)
+        unanswered = [c for c in self.by_call.values() if c.is_error is None]
+        if unanswered:
+            d.warn(f"{len(unanswered)} tool call(s) have no result (run interrupted?)")
+
+
+def read_session(path: Path, dedupe_usage: bool = True, fmt: str = "claude_session") -> list[Draft]:
+    """A session transcript or a stream-json file (both one message per line)."""
+    draft = Draft(agent="claude-code", source_format=fmt)
+    session = _Session(draft, dedupe_usage)
+    for _, rec in iter_jsonl(path, draft):
+        session.feed(rec)
+    sub_dir = path.with_suffix("") / "subagents"
+    if sub_dir.is_dir():
+        for sub in sorted(sub_dir.glob("*.jsonl")):
+            for _, rec in iter_jsonl(sub, draft):
+                session.feed(rec, subagent=True)
+        draft.steps.sort(key=lambda s: (s.timestamp is None, s.timestamp or 0))
+    session.finish()
+    return [draft]
+
+
+def read_stream(path: Path, dedupe_usage: bool = True) -> list[Draft]:
+    return read_session(path, dedupe_usage, fmt="claude_stream")
+
+
+def read_json(path: Path, dedupe_usage: bool = True) -> list[Draft]:
+    """`--output-format json`: a result object, or (with --verbose) an array of messages."""
+    data = load_json(path)
+    draft = Draft(agent="claude-code", source_format="claude_json")
+    session = _Session(draft, dedupe_usage)
+    records = data if isinstance(data, list) else [data]
+    for i, rec in enumerate(records):
+        if not isinstance(rec, dict):
+            raise TrajectoryError(path, f"array item {i} is not a message object")
+        session.feed(rec)
+    if not isinstance(data, list):
+        draft.warn("a --output-format json result holds no tool calls; read the session JSONL")
+    session.finish()
+    return [draft]

@@ -1,0 +1,163 @@
+"""mini-swe-agent trajectories (`<instance>.traj.json`).
+
+v1 (text): `{info, messages, trajectory_format: "mini-swe-agent-1.x"}`, or a bare list of
+messages in old files; the command is the one fenced block (```bash or ```mswea_bash_command)
+of an assistant message, its result the next user message `<returncode>N</returncode>…`.
+v2 (tool calling): assistant messages carry `tool_calls` and `extra{actions, response, cost,
+timestamp}`; results are `role: "tool"` messages whose content is JSON with `returncode`; the
+run ends with a `role: "exit"` message `extra{exit_status, submission}`.
+
+The patch is `info.submission` (or the exit message's); tokens are the LiteLLM
+`extra.response.usage` of each assistant message, `prompt_tokens` including cached ones.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from types import MappingProxyType
+
+from hunkmetrics.agents.draft import CallDraft, Draft, StepDraft
+from hunkmetrics.agents.errors import TrajectoryError
+from hunkmetrics.agents.jsonio import (
+    Record,
+    as_dict,
+    as_int,
+    as_list,
+    as_str,
+    content_text,
+    json_arguments,
+    load_json,
+    parse_time,
+)
+from hunkmetrics.agents.model import Outcome, Tokens
+
+_FENCE = re.compile(r"```(?:bash|mswea_bash_command|sh)\s*\n(.*?)\n```", re.DOTALL)
+_RETURNCODE = re.compile(r"<returncode>\s*(-?\d+)\s*</returncode>")
+
+
+def litellm_tokens(usage: Record, source: str) -> Tokens:
+    """LiteLLM/OpenAI usage: `prompt_tokens` include `prompt_tokens_details.cached_tokens`,
+    `completion_tokens` include `completion_tokens_details.reasoning_tokens`."""
+    prompt = as_int(usage.get("prompt_tokens"))
+    completion = as_int(usage.get("completion_tokens"))
+    cached = as_int(as_dict(usage.get("prompt_tokens_details")).get("cached_tokens"))
+    cache_write = as_int(usage.get("cache_creation_input_tokens"))
+    reasoning = as_int(as_dict(usage.get("completion_tokens_details")).get("reasoning_tokens"))
+    raw = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "cached_tokens": cached,
+        "reasoning_tokens": reasoning,
+    }
+    if cache_write:
+        raw["cache_creation_input_tokens"] = cache_write
+    return Tokens(
+        input_uncached=max(prompt - cached - cache_write, 0),
+        cache_read=cached,
+        cache_write=cache_write,
+        output=max(completion - reasoning, 0),
+        reasoning=reasoning,
+        raw=MappingProxyType(raw),
+        source=source,
+    )
+
+
+def read(path: Path) -> list[Draft]:
+    data = load_json(path)
+    if isinstance(data, list):
+        messages, info, fmt = data, {}, None
+    elif isinstance(data, dict) and isinstance(data.get("messages"), list):
+        messages, info = data["messages"], as_dict(data.get("info"))
+        fmt = as_str(data.get("trajectory_format"))
+    else:
+        raise TrajectoryError(path, "not a mini-swe-agent trajectory (no `messages` list)")
+    draft = Draft(
+        agent="mini-swe-agent",
+        source_format="mini_swe_agent",
+        agent_version=as_str(info.get("mini_version")) or fmt,
+        bug_id=path.name.removesuffix(".traj.json").removesuffix(".json") or None,
+    )
+    model = as_dict(as_dict(info.get("config")).get("model"))
+    draft.model = as_str(model.get("model_name"))
+    by_call: dict[str, CallDraft] = {}
+    pending: CallDraft | None = None
+    total: Tokens | None = None
+    for i, item in enumerate(messages):
+        if not isinstance(item, dict):
+            raise TrajectoryError(path, f"message {i} is not an object")
+        role = as_str(item.get("role"))
+        extra = as_dict(item.get("extra"))
+        stamp = parse_time(extra.get("timestamp"))
+        text = content_text(item.get("content"))
+        if role == "assistant":
+            usage = as_dict(as_dict(extra.get("response")).get("usage"))
+            tokens = litellm_tokens(usage, "extra.response.usage") if usage else None
+            if tokens is not None:
+                total = tokens if total is None else total + tokens
+            step = StepDraft("agent", stamp, text, tokens=tokens)
+            tool_calls = as_list(item.get("tool_calls"))
+            if tool_calls:
+                for tc in tool_calls:
+                    fn = as_dict(as_dict(tc).get("function"))
+                    name = as_str(fn.get("name")) or "bash"
+                    args = json_arguments(fn.get("arguments"), draft, f"message {i}")
+                    call = CallDraft(
+                        name,
+                        args,
+                        as_str(as_dict(tc).get("id")),
+                        as_str(args.get("command")),
+                        stamp,
+                    )
+                    step.calls.append(call)
+                    if call.call_id:
+                        by_call[call.call_id] = call
+            else:
+                blocks = _FENCE.findall(text)
+                if len(blocks) == 1:
+                    pending = CallDraft(
+                        "bash", {"command": blocks[0]}, shell=blocks[0], timestamp=stamp
+                    )
+                    step.calls.append(pending)
+                else:
+                    draft.warn(f"message {i}: {len(blocks)} command blocks, no action taken")
+            draft.steps.append(step)
+        elif role == "tool":
+            answered = by_call.get(as_str(item.get("tool_call_id")) or "")
+            if answered is not None:
+                call = answered
+                call.output = text
+                try:
+                    result = json.loads(text)
+                except json.JSONDecodeError:
+                    result = None
+                code = as_dict(result).get("returncode")
+                call.is_error = as_int(code) != 0 if code is not None else None
+        elif role == "user" and pending is not None and _RETURNCODE.search(text):
+            match = _RETURNCODE.search(text)
+            pending.is_error = match is not None and int(match.group(1)) != 0
+            pending.output = text
+            pending = None
+        elif role == "exit":
+            info = {**extra, **info}
+        elif role in ("user", "system"):
+            pending = None
+            draft.steps.append(StepDraft(str(role), stamp, text))
+    if total is not None:
+        draft.tokens = Tokens(
+            total.input_uncached,
+            total.cache_read,
+            total.cache_write,
+            total.output,
+            total.reasoning,
+            total.raw,
+            "sum of extra.response.usage",
+        )
+    submission = info.get("submission")
+    if isinstance(submission, str):
+        draft.patch, draft.patch_source = submission, "trajectory: info.submission"
+    status = as_str(info.get("exit_status"))
+    if status is not None:
+        draft.outcome = Outcome(exit_status=status, source="trajectory: info.exit_status")
+    return [draft]

@@ -1,0 +1,186 @@
+"""Split a shell string into the simple commands it runs, with tree-sitter-bash.
+
+`ls -la | tail -1 && cd build` is three commands: `ls`, `tail`, `cd`. Commands are found
+anywhere in the tree (lists, pipelines, subshells, `$(…)`, loop bodies), in the order they
+run (a substitution before the command that uses it);
+`VAR=` prefixes and redirections leave argv, redirections are kept beside it, and heredoc
+bodies are data, never commands. The walk is iterative, so deep nesting cannot overflow.
+
+tree-sitter-bash is imported on first use: the rest of `hunkmetrics.agents` works without it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hunkmetrics.agents.model import Command, Redirect
+from hunkmetrics.errors import HunkmetricsError
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
+
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+_COMMAND_NODES = frozenset({"command", "declaration_command", "unset_command", "test_command"})
+_SKIP = frozenset({"heredoc_body", "comment"})
+
+
+class ShellParserMissing(HunkmetricsError, ImportError):
+    """tree-sitter-bash is not installed."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShellParse:
+    """The commands of one shell string; `ok` is False when the parser met a syntax error."""
+
+    commands: tuple[Command, ...]
+    ok: bool
+
+
+def _parser() -> Parser:
+    try:
+        import tree_sitter_bash
+        from tree_sitter import Language, Parser
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ShellParserMissing(
+            "splitting shell commands needs tree-sitter-bash: pip install tree-sitter-bash"
+        ) from exc
+    return Parser(Language(tree_sitter_bash.language()))
+
+
+class ShellSplitter:
+    """Reusable splitter: one tree-sitter parser for many strings (not thread-safe)."""
+
+    def __init__(self) -> None:
+        self._parser = _parser()
+
+    def split(self, text: str) -> ShellParse:
+        data = text.encode("utf-8", "surrogatepass")
+        tree = self._parser.parse(data)
+        root = tree.root_node
+        found: list[tuple[int, Command]] = []
+        # Each entry carries the redirections of the statement it is the body of.
+        stack: list[tuple[Node, list[Redirect]]] = [(root, [])]
+        while stack:
+            node, outer = stack.pop()
+            kind = node.type
+            if kind in _SKIP:
+                continue
+            if kind in _COMMAND_NODES:
+                cmd = _command(node, data, outer)
+                if cmd is not None:
+                    found.append((node.end_byte, cmd))
+            children = node.children
+            if kind == "redirected_statement":
+                body = node.child_by_field_name("body")
+                reds: list[Redirect] = []
+                for child in node.children_by_field_name("redirect"):
+                    reds.extend(_redirects(child, data))
+                stack.extend(
+                    (c, reds if body is not None and c.id == body.id else [])
+                    for c in reversed(children)
+                )
+            else:
+                stack.extend((c, []) for c in reversed(children))
+        # By end: a `$(…)` ends before the command that uses its output, as it runs first.
+        found.sort(key=lambda pair: pair[0])
+        return ShellParse(tuple(cmd for _, cmd in found), not root.has_error)
+
+
+def split(text: str) -> ShellParse:
+    """The commands of `text` (a one-off; reuse a `ShellSplitter` for many strings)."""
+    return ShellSplitter().split(text)
+
+
+def shell_of_argv(argv: Sequence[str]) -> str:
+    """The shell string an argv runs: X for `bash -lc X` (any shell, any flags with `c`),
+    else the argv quoted back into one line."""
+    if len(argv) >= 3 and posixpath.basename(argv[0]) in _SHELLS:
+        for i in range(1, len(argv) - 1):
+            flag = argv[i]
+            if not flag.startswith("-") or flag.startswith("--"):
+                break
+            if "c" in flag[1:]:
+                return argv[i + 1]
+    return shlex.join(argv)
+
+
+def _text(node: Node, data: bytes) -> str:
+    return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _unquote(node: Node, data: bytes) -> str:
+    """The value of a word as the shell would see it, expansions left as written."""
+    kind = node.type
+    raw = _text(node, data)
+    if kind == "raw_string":
+        return raw[1:-1]
+    if kind == "ansi_c_string":
+        return raw[2:-1]
+    if kind == "string":
+        return raw[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    if kind == "word":
+        return _unescape(raw)
+    if kind == "concatenation":
+        return "".join(_unquote(child, data) for child in node.children)
+    return raw
+
+
+def _unescape(word: str) -> str:
+    if "\\" not in word:
+        return word
+    out: list[str] = []
+    chars = iter(word)
+    for ch in chars:
+        if ch == "\\":
+            nxt = next(chars, "")
+            if nxt != "\n":
+                out.append(nxt)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _redirects(node: Node, data: bytes) -> list[Redirect]:
+    out: list[Redirect] = []
+    stack = [node]
+    while stack:
+        red = stack.pop()
+        if red.type == "file_redirect":
+            dest = red.child_by_field_name("destination")
+            end = dest.start_byte if dest is not None else red.end_byte
+            op = data[red.start_byte : end].decode("utf-8", "replace").strip()
+            out.append(Redirect(op, _unquote(dest, data) if dest is not None else ""))
+        elif red.type == "heredoc_redirect":
+            start = next((c for c in red.children if c.type == "heredoc_start"), None)
+            delim = _text(start, data).strip("'\"") if start is not None else ""
+            out.append(Redirect("<<", delim))
+            stack.extend(c for c in reversed(red.children) if c.type == "file_redirect")
+        elif red.type == "herestring_redirect":
+            out.append(Redirect("<<<", _text(red, data).lstrip("<").strip()))
+    return out
+
+
+def _command(node: Node, data: bytes, outer: list[Redirect]) -> Command | None:
+    kind = node.type
+    redirects = list(outer)
+    if kind == "command":
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return None  # only VAR=value assignments
+        argv = [_unquote(name_node.children[0] if name_node.children else name_node, data)]
+        for child in node.children_by_field_name("argument"):
+            argv.append(_unquote(child, data))
+        for child in node.children_by_field_name("redirect"):
+            redirects.extend(_redirects(child, data))
+    elif kind == "test_command":
+        argv = [_text(node.children[0], data)] if node.children else ["["]
+    else:  # declaration_command, unset_command: `export X=1`, `unset X`
+        if not node.children:
+            return None
+        argv = [_text(c, data) for c in node.children]
+    name = posixpath.basename(argv[0]) or argv[0]
+    return Command(name, tuple(argv), _text(node, data), node.start_byte, tuple(redirects))

@@ -1,0 +1,125 @@
+"""A trajectory cut anywhere (a run killed mid-write) or fed odd JSON never crashes a reader:
+it is read up to the cut, with a warning, or refused with a `TrajectoryError`."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("tree_sitter_bash")
+
+from hunkmetrics.agents import TrajectoryError, read_trajectories, read_trajectory  # noqa: E402
+from hunkmetrics.agents.atif import dumps  # noqa: E402
+
+from .fixture_paths import FIXTURES  # noqa: E402
+
+CUT = [
+    "claude/session.jsonl",
+    "claude/stream.jsonl",
+    "codex/legacy.jsonl",
+    "codex/envelope.jsonl",
+    "gemini/telemetry.json",
+    "qwen/telemetry.json",
+    "gemini/chat.jsonl",
+    "qwen/chat.jsonl",
+    "openhands/output.jsonl",
+    "atif/trajectory.json",
+    "mini-swe-agent/v2.traj.json",
+]
+
+
+def calls_of(path: Path, fmt: str | None = None) -> list[tuple[str, str | None, str | None]]:
+    calls = []
+    for attempt in read_trajectories(path, fmt):
+        calls += [(c.tool_name, c.call_id, c.shell) for c in attempt.calls]
+    return calls
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(CUT), st.floats(min_value=0.0, max_value=1.0))
+def test_a_cut_file_reads_a_prefix_or_is_refused(relative, fraction):
+    source = FIXTURES / relative
+    data = source.read_bytes()
+    cut = data[: int(len(data) * fraction)]
+    full = calls_of(source)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / source.name
+        path.write_bytes(cut)
+        try:
+            got = calls_of(path)
+        except TrajectoryError as exc:
+            assert str(path) in str(exc)
+            return
+    # the gemini chat recording rewrites a message: its first version may be the one cut
+    assert got == full[: len(got)] or relative == "gemini/chat.jsonl"
+    assert len(got) <= len(full)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+KEYS = ["type", "message", "payload", "attributes", "content", "role", "tool_calls", "id"]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["claude_session", "codex_rollout", "qwen_chat", "gemini_chat"]),
+    st.lists(
+        st.dictionaries(st.sampled_from(KEYS), json_values, max_size=5), min_size=1, max_size=5
+    ),
+)
+def test_odd_records_never_crash_a_line_reader(fmt, records):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "odd.jsonl"
+        path.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+        with contextlib.suppress(TrajectoryError):
+            read_trajectory(path, format=fmt)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["swe_agent", "mini_swe_agent", "atif", "claude_json", "gemini_telemetry"]),
+    st.dictionaries(
+        st.sampled_from(
+            ["trajectory", "messages", "steps", "info", "schema_version", "attributes"]
+        ),
+        json_values,
+        max_size=4,
+    ),
+)
+def test_odd_documents_never_crash_a_document_reader(fmt, doc):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "odd.json"
+        path.write_text(json.dumps(doc))
+        with contextlib.suppress(TrajectoryError):
+            read_trajectory(path, format=fmt)
+
+
+def test_local_real_samples():
+    """Real trajectories kept outside the repository (HUNKMETRICS_AGENT_SAMPLES, a folder of
+    files in any supported format) all read, and export to ATIF and back to the same calls."""
+    folder = os.environ.get("HUNKMETRICS_AGENT_SAMPLES")
+    if not folder:
+        pytest.skip("HUNKMETRICS_AGENT_SAMPLES is not set")
+    files = sorted(p for p in Path(folder).iterdir() if p.is_file() and p.stat().st_size)
+    assert files
+    for path in files:
+        for attempt in read_trajectories(path):
+            with tempfile.TemporaryDirectory() as tmp:
+                out = Path(tmp) / "t.json"
+                out.write_text(dumps(attempt))
+                back = read_trajectory(out)
+            assert [(c.tool_name, c.shell) for c in back.calls] == [
+                (c.tool_name, c.shell) for c in attempt.calls
+            ], path
