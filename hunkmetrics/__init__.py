@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         proximity_document,
     )
     from .lang import LocatedHunk, Location, ParseCache, locate_patch
+    from .metrics.birch_artifacts import PublishedArtifacts
     from .metrics.divergence import DivergenceResult, PairScore
     from .metrics.localization import LocalizationResult
     from .metrics.profiles import PROFILE_NAMES, Profile, profile
@@ -57,6 +58,7 @@ _LAZY = {
     "LocalizationResult": ".metrics.localization",
     **dict.fromkeys(("PROFILE_NAMES", "Profile", "profile"), ".metrics.profiles"),
     "ProximityResult": ".metrics.proximity",
+    "PublishedArtifacts": ".metrics.birch_artifacts",
     **dict.fromkeys(
         (
             "FileDiff",
@@ -97,6 +99,7 @@ __all__ = [
     "PatchError",
     "Profile",
     "ProximityResult",
+    "PublishedArtifacts",
     "SourceError",
     "Workspace",
     "WorktreeReader",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .metrics.birch_artifacts import PublishedArtifacts
 from .metrics.divergence import DivergenceResult
 from .metrics.localization import LocalizationResult
 from .metrics.profiles import DEFAULT_PROFILE, Profile
@@ -38,12 +39,16 @@ def _workspace(
     rev: str | None,
     reverse: bool,
     hunking: str,
+    path_prefix: str | None = None,
 ) -> tuple[Workspace, bool]:
     """The workspace to use, and whether this call opened it (and must close it)."""
     if isinstance(patch, Workspace):
         return patch, False
     repo, rev = _repo_rev(source, repo, rev)
-    return open_workspace(patch, repo=repo, rev=rev, reverse=reverse, hunking=hunking), True
+    workspace = open_workspace(
+        patch, repo=repo, rev=rev, reverse=reverse, hunking=hunking, path_prefix=path_prefix
+    )
+    return workspace, True
 
 
 def divergence(
@@ -56,12 +61,18 @@ def divergence(
     reverse: bool = False,
     hunking: str = "as-given",
     distributed_weight: float | None = None,
+    artifacts: PublishedArtifacts | None = None,
+    path_prefix: str | None = None,
 ) -> DivergenceResult:
     """Hunk divergence of a patch (docs/metrics.md). `source` is a working tree or a
-    `(repo, rev)` pair; without it the AST parts come from the diff's own lines."""
-    ws, owned = _workspace(patch, source, repo, rev, reverse, hunking)
+    `(repo, rev)` pair; without it the AST parts come from the diff's own lines.
+    `path_prefix`: the patch's paths are relative to this directory of the source;
+    `artifacts`: reproduce the published study's artifacts (birch only)."""
+    ws, owned = _workspace(patch, source, repo, rev, reverse, hunking, path_prefix)
     try:
-        return ws.divergence(profile=profile, distributed_weight=distributed_weight)
+        return ws.divergence(
+            profile=profile, distributed_weight=distributed_weight, artifacts=artifacts
+        )
     finally:
         if owned:
             ws.close()
@@ -77,9 +88,10 @@ def proximity(
     rev: str | None = None,
     reverse: bool = False,
     hunking: str = "as-given",
+    path_prefix: str | None = None,
 ) -> ProximityResult:
     """Spatial proximity class of a patch and the facts behind it (docs/metrics.md)."""
-    ws, owned = _workspace(patch, source, repo, rev, reverse, hunking)
+    ws, owned = _workspace(patch, source, repo, rev, reverse, hunking, path_prefix)
     try:
         return ws.proximity(profile=profile, cutoff=cutoff)
     finally:
@@ -98,6 +110,7 @@ def localization(
     reverse_reference: bool = False,
     reverse_candidate: bool = False,
     hunking: str = "as-given",
+    path_prefix: str | None = None,
 ) -> LocalizationResult:
     """Does `candidate` (an agent's patch) touch every file `reference` (the developer's)
     does, and how many of its hunks and methods? Both are compared in the direction
@@ -105,7 +118,12 @@ def localization(
     (Defects4J's). Method recall needs `source`."""
     repo, rev = _repo_rev(source, repo, rev)
     with open_workspace(
-        reference, repo=repo, rev=rev, reverse=reverse_reference, hunking=hunking
+        reference,
+        repo=repo,
+        rev=rev,
+        reverse=reverse_reference,
+        hunking=hunking,
+        path_prefix=path_prefix,
     ) as ref_ws:
         cand_ws, error = open_candidate(
             candidate,
@@ -114,6 +132,7 @@ def localization(
             cache=ref_ws.cache,
             reverse=reverse_candidate,
             hunking=hunking,
+            path_prefix=path_prefix,
         )
         try:
             return ref_ws.localization(cand_ws, exclude_tests=exclude_tests, candidate_error=error)
@@ -136,11 +155,15 @@ def characterize(
     reference: PatchInput | None = None,
     reverse_reference: bool = False,
     exclude_tests: bool = False,
+    artifacts: PublishedArtifacts | None = None,
+    path_prefix: str | None = None,
 ) -> Characterization:
     """Divergence, proximity, hunks and (with a `reference`) localization of one patch.
     The result keeps its workspace open for inspection; it holds no processes."""
     repo, rev = _repo_rev(source, repo, rev)
-    ws = open_workspace(patch, repo=repo, rev=rev, reverse=reverse, hunking=hunking)
+    ws = open_workspace(
+        patch, repo=repo, rev=rev, reverse=reverse, hunking=hunking, path_prefix=path_prefix
+    )
     ref_ws = None
     try:
         ws.located()
@@ -152,6 +175,7 @@ def characterize(
                 reverse=reverse_reference,
                 hunking=hunking,
                 cache=ws.cache,
+                path_prefix=path_prefix,
             )
         return ws.characterize(
             profile=profile,
@@ -159,6 +183,7 @@ def characterize(
             distributed_weight=distributed_weight,
             reference=ref_ws,
             exclude_tests=exclude_tests,
+            artifacts=artifacts,
         )
     finally:
         ws.close()

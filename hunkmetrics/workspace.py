@@ -19,6 +19,7 @@ from .documents import characterize_document
 from .errors import PatchError
 from .lang.index import ParseCache
 from .lang.locate import LocatedHunk, locate_patch
+from .metrics.birch_artifacts import PublishedArtifacts
 from .metrics.divergence import DivergenceResult, compute_divergence
 from .metrics.localization import LocalizationResult, compare
 from .metrics.profiles import DEFAULT_PROFILE, Profile
@@ -54,16 +55,22 @@ class Workspace:
         return [item for item in self.located() if item.hunk.index in kept]
 
     def divergence(
-        self, *, profile: str | Profile = DEFAULT_PROFILE, distributed_weight: float | None = None
+        self,
+        *,
+        profile: str | Profile = DEFAULT_PROFILE,
+        distributed_weight: float | None = None,
+        artifacts: PublishedArtifacts | None = None,
     ) -> DivergenceResult:
         """Hunk divergence Div(P) (docs/metrics.md); `distributed_weight` (g) defaults
-        to the profile's (2)."""
+        to the profile's (2); `artifacts` reproduces the published study's artifacts
+        (birch only; none by default)."""
         return compute_divergence(
             self.patch,
             self.sources,
             self.cache,
             profile=profile,
             distributed_weight=distributed_weight,
+            artifacts=artifacts,
         )
 
     def proximity(
@@ -100,10 +107,13 @@ class Workspace:
         distributed_weight: float | None = None,
         reference: Workspace | None = None,
         exclude_tests: bool = False,
+        artifacts: PublishedArtifacts | None = None,
     ) -> Characterization:
         """Divergence, proximity, hunks and (with a `reference` workspace, the
         developer's patch) localization of this patch."""
-        divergence = self.divergence(profile=profile, distributed_weight=distributed_weight)
+        divergence = self.divergence(
+            profile=profile, distributed_weight=distributed_weight, artifacts=artifacts
+        )
         proximity = self.proximity(profile=profile, cutoff=cutoff)
         localization = (
             reference.localization(self, exclude_tests=exclude_tests)
@@ -200,17 +210,19 @@ def open_workspace(
     hunking: str = "as-given",
     stdin: bytes | None = None,
     cache: ParseCache | None = None,
+    path_prefix: str | None = None,
 ) -> Workspace:
     """Parse `patch` (a path, `-` with `stdin`, raw diff bytes, or a Patch) and, with
     `repo` (and `rev`), resolve its sources: which side the tree holds, and the other
     side derived by applying the patch in memory. Pass another workspace's `cache` to
-    share its parses (same tree)."""
+    share its parses (same tree). `path_prefix`: the patch's paths are relative to this
+    directory of the tree (the documents keep the patch's paths)."""
     parsed = load_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin)
     if rev is not None and repo is None:
         repo = "."
     sources = None
     if repo is not None:
-        reader = open_reader(repo, rev)
+        reader = open_reader(repo, rev, path_prefix=path_prefix)
         try:
             sources = resolve_sources(parsed, reader)
         except Exception:
@@ -228,6 +240,7 @@ def open_candidate(
     hunking: str = "as-given",
     stdin: bytes | None = None,
     cache: ParseCache | None = None,
+    path_prefix: str | None = None,
 ) -> tuple[Workspace | None, str | None]:
     """Open an agent's patch, which may be empty or garbage: that is a result (it
     localizes nothing), not an error. Returns `(workspace, None)`, or `(None, message)`
@@ -237,4 +250,5 @@ def open_candidate(
         parsed = load_patch(candidate, reverse=reverse, hunking=hunking, stdin=stdin)
     except PatchError as exc:
         return None, str(exc)
-    return open_workspace(parsed, repo=repo, rev=rev, cache=cache), None
+    workspace = open_workspace(parsed, repo=repo, rev=rev, cache=cache, path_prefix=path_prefix)
+    return workspace, None

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 from gitrepo import build_fixture_repo, worktree_at
-from nltk.tokenize import word_tokenize
 from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
 import hunkmetrics
 from hunkmetrics import open_workspace
-from hunkmetrics.lang.languages import parser
+from hunkmetrics.lang.javaparser_shape import shape_java
+from hunkmetrics.metrics.ast_path import FileStructure, distance
 from hunkmetrics.metrics.divergence import counted_hunks
 from hunkmetrics.metrics.features import SEPARATOR, HunkFeatures, edit_bag, patch_features
 from hunkmetrics.metrics.filelevel import file_distance
@@ -31,13 +31,8 @@ from hunkmetrics.metrics.lexical import (
     sentence_bleu4,
     token_distance_matrix,
 )
-from hunkmetrics.metrics.structural import (
-    _diameter,
-    anchor_node,
-    bag_distance_matrix,
-    flatten,
-    path_distance,
-)
+from hunkmetrics.metrics.punkt import punkt_word_tokenize
+from hunkmetrics.metrics.structural import bag_distance_matrix
 
 SEP = SEPARATOR
 LN2, LN3 = math.log(2), math.log(3)
@@ -662,9 +657,11 @@ def test_sentence_bleu4_by_hand() -> None:
     assert bleu("a b c", "") == 0.0
 
 
-def test_bleu_tokens_are_nltk_treebank_without_sentence_split() -> None:
+def test_bleu_tokens_are_nltk_word_tokenize_with_punkt() -> None:
+    """The study's `word_tokenize(text)`: Punkt sentences, then Treebank words (the
+    line-preserving variant is in test_punkt.py)."""
     text = '    if (x.size() > 0) {\n        return "a, b"; // done.\n    } Done. Next'
-    assert bleu_tokens(text) == word_tokenize(text, preserve_line=True)
+    assert bleu_tokens(text) == punkt_word_tokenize(text)
     assert bleu_tokens("a b c\nd e f") == ["a", "b", "c", "d", "e", "f"]
     assert bleu_tokens("return x;") == ["return", "x", ";"]
 
@@ -728,33 +725,6 @@ def test_birch_identical_hunks_in_two_files() -> None:
 # ---- birch: S = AST path distance ---------------------------------------------------------
 
 
-def test_flatten_and_diameter_of_a_tiny_tree() -> None:
-    """`class A { void f() { int x = 1; } }`, named nodes in preorder with their depth:
-    program 0, class_declaration 1, identifier A 2, class_body 2, method_declaration 3,
-    void_type 4, identifier f 4, formal_parameters 4, block 4,
-    local_variable_declaration 5, integral_type 6, variable_declarator 6,
-    identifier x 7, decimal_integer_literal 7  -> 14 nodes.
-    Longest path: x -> variable_declarator -> local_variable_declaration -> block ->
-    method_declaration -> class_body -> class_declaration -> identifier A = 7 edges
-    (program -> ... -> x is 7 too; nothing is longer)."""
-    tree = parser("java").parse(b"class A { void f() { int x = 1; } }")
-    flat = flatten(tree)
-    assert flat.depth.tolist() == [0, 1, 2, 2, 3, 4, 4, 4, 4, 5, 6, 6, 7, 7]
-    assert flat.parent.tolist() == [-1, 0, 1, 1, 3, 4, 4, 4, 4, 8, 9, 9, 11, 11]
-    assert flat.diameter == 7
-
-
-def test_diameter_of_hand_drawn_trees() -> None:
-    """0 -> (1, 2), 1 -> (3, 4), 3 -> 5: longest path 5-3-1-0-2 = 4 edges.
-    A chain of 4 nodes: 3. A single node: 0. A star with 3 leaves: 2."""
-    import numpy as np
-
-    assert _diameter(np.array([-1, 0, 0, 1, 1, 3])) == 4
-    assert _diameter(np.array([-1, 0, 1, 2])) == 3
-    assert _diameter(np.array([-1])) == 0
-    assert _diameter(np.array([-1, 0, 0, 0])) == 2
-
-
 TWO_METHODS = """\
 class A {
     void f() {
@@ -777,23 +747,28 @@ TWO_METHODS_DIFF = b"""\
 """
 
 
-def test_path_distance_by_hand() -> None:
-    """In TWO_METHODS, the named nodes starting on line 3 are local_variable_declaration,
-    integral_type, variable_declarator, identifier x, decimal_integer_literal: their LCA
-    is the local_variable_declaration (depth 5); likewise on line 6.
-    dist = lvd_f -> block -> method f -> class_body -> method g -> block -> lvd_g = 6.
-    diameter: identifier x (depth 7) up to class_body (depth 2) = 5, down to y = 5 -> 10.
-    S = ln(1 + 6) / ln(1 + 10)."""
-    flat = flatten(parser("java").parse(TWO_METHODS.encode()))
-    assert flat.diameter == 10
-    a, b = anchor_node(flat, [2]), anchor_node(flat, [5])
-    assert (flat.depth[a], flat.depth[b]) == (5, 5)
-    assert path_distance(flat, a, b) == pytest.approx(math.log(7) / math.log(11))
-    assert path_distance(flat, a, a) == 0.0
+def test_birch_tree_of_two_methods_by_hand() -> None:
+    """TWO_METHODS in JavaParser's shape, with depths: CompilationUnit 0 (lines 1-8),
+    ClassOrInterfaceDeclaration 1, SimpleName A 2, then per method: MethodDeclaration 2,
+    VoidType 3, SimpleName 3, BlockStmt 3, ExpressionStmt 4, VariableDeclarationExpr 5,
+    VariableDeclarator 6, PrimitiveType / SimpleName / IntegerLiteralExpr 7: 3 + 2 * 10 =
+    23 nodes. Line 3's one-line nodes are ExpressionStmt .. the literal; the first in
+    pre-order is the ExpressionStmt (depth 4); likewise line 6. dist = stmt -> block ->
+    method f -> class -> method g -> block -> stmt = 6; diameter = a depth-7 leaf of f to
+    one of g through the class (depth 1): 6 + 6 = 12."""
+    tree = shape_java(TWO_METHODS.encode())
+    assert len(tree) == 23
+    structure = FileStructure.of(tree)
+    assert structure.diameter == 12
+    a, b = structure.anchors([(3, 3), (6, 6)])
+    assert (tree.kind_name(a), tree.kind_name(b)) == ("ExpressionStmt", "ExpressionStmt")
+    assert (tree.depth[a], tree.depth[b]) == (4, 4)
+    assert distance(tree, a, b) == 6
 
 
 def test_birch_same_file_with_source_by_hand(tmp_path: Path) -> None:
-    """S = ln 7 / ln 11 (above); F = 0, g = 0 (same file).
+    """The -U0 hunks' spans are their own lines, 3-3 and 6-6 (post-image: 1 -> 10 and
+    2 -> 20 keep the lines), so S = ln 7 / ln 13 (above); F = 0, g = 0 (same file).
     L = 1 - BLEU(ref = int x = 1 ; int x = 10 ;, hyp = int y = 2 ; int y = 20 ;):
     p1: hyp unigrams int2 y2 =2 2 ;2 20, clipped by ref int2 x2 =2 1 ;2 10 -> 6/10;
     p2: 9 hyp bigrams, only (; int) in ref -> 1/9;  p3: 0/8;  p4: 0/7;
@@ -805,7 +780,7 @@ def test_birch_same_file_with_source_by_hand(tmp_path: Path) -> None:
     (pair,) = list(result.pairs())
     ln10 = math.log(10)
     bleu = (0.6 / 9 * ln10 / 80 * ln10 / 140) ** 0.25
-    structural = math.log(7) / math.log(11)
+    structural = math.log(7) / math.log(13)
     assert pair.lexical == pytest.approx(1 - bleu)
     assert pair.structural == pytest.approx(structural)
     assert (pair.file, pair.gamma) == (0.0, 0.0)
@@ -826,9 +801,10 @@ PURE_ADDITION_DIFF = b"""\
 
 
 def test_pure_addition_anchors_at_its_insertion_point(tmp_path: Path) -> None:
-    """Hunk 0 only adds, after pre-image line 3: its changed line is 3, whose named nodes
-    have the local_variable_declaration of f as LCA; hunk 1 changes line 6 (g's).
-    birch S = ln 7 / ln 11 as in the test above.
+    """Hunk 0 only adds `int z = 3;` as post-image line 4 (span 4-4, its ExpressionStmt
+    in f); hunk 1 changes post-image line 7 (g's statement). The post-image's tree is
+    TWO_METHODS' with one more statement in f (diameter still 12), the anchors are 6
+    edges apart: birch S = ln 7 / ln 13 as in the test above.
     birch L: ref = int z = 3 ; (5), hyp = int y = 2 ; int y = 20 ; (10):
     p1 = clipped int1 =1 ;1 -> 3/10; p2 = 0/9, p3 = 0/8, p4 = 0/7 smoothed in turn:
     ln10/(2*5*9), ln10/(4*5*8), ln10/(8*5*7); BP = 1 (10 > 5).
@@ -843,7 +819,7 @@ def test_pure_addition_anchors_at_its_insertion_point(tmp_path: Path) -> None:
     (pair,) = list(birch.pairs())
     ln10 = math.log(10)
     bleu = (3 / 10 * ln10 / 90 * ln10 / 160 * ln10 / 280) ** 0.25
-    assert pair.structural == pytest.approx(math.log(7) / math.log(11))
+    assert pair.structural == pytest.approx(math.log(7) / math.log(13))
     assert pair.lexical == pytest.approx(1 - bleu)
 
     found, _ = features(PURE_ADDITION_DIFF, source=tree)

@@ -110,6 +110,9 @@ def test_lexical_matches_published_within_tolerance(sample_dir: Path) -> None:
     print(
         f"birch lexical within {LEXICAL_TOLERANCE}: {share:.2%} of {total} pairs; misses {misses}"
     )
+    # With Punkt sentence splitting the only misses left are Chart_18's (its study text
+    # seems to differ from the patch Defects4J ships; docs/metrics.md).
+    assert all("'Chart_18'" in miss for miss in misses), misses
 
 
 def test_file_component_matches_published_to_four_decimals(sample_dir: Path) -> None:
@@ -123,6 +126,8 @@ def test_file_component_matches_published_to_four_decimals(sample_dir: Path) -> 
         f"(need {REQUIRED_SHARE:.0%}); misses: {misses[:15]}"
     )
     print(f"birch file component to 4 decimals: {share:.2%} of {total} pairs; misses {misses}")
+    # The misses are the two bugs whose published S/F follow the study's file order.
+    assert all("'Closure_157'" in m or "'Time_2'" in m for m in misses), misses
 
 
 def test_different_file_pair_divergence_matches_published(sample_dir: Path) -> None:

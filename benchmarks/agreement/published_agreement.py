@@ -1,93 +1,66 @@
 #!/usr/bin/env python3
-"""Agreement of the `birch` profile with the values published for Hunk4J (BIRCH study).
+"""Agreement of the library's `birch` profile with the values the BIRCH study published
+for Hunk4J, with the real upstream sources.
 
-For every bug of the Hunk4J sample whose upstream repository and Defects4J fixed commit
-are at hand, this computes with `profile="birch"` against the real pre-image (the
-Defects4J `revision.id.fixed`; the sample's patches go FIXED -> BUGGY and are used as
-given, never reversed):
+For every bug whose upstream repository and Defects4J fixed commit are at hand, this
+calls the public API once per bug,
 
-  * per pair: the structural component S vs the published `ast_distance` (the
-    interesting pairs are same-file ones; different-file pairs are 1 by definition),
-    with L, F and the pair value next to their published counterparts;
-  * per bug: Div(P) vs the published `divergence`, and Div(P) recomputed from our L and F
-    with the published S put in (which isolates the share of the error due to S);
-  * per bug: the Nucleus/Cluster split from the located hunks (one file and one and the
-    same non-null method -> Nucleus; one file otherwise -> Cluster), compared with the
-    published class where that class is Nucleus or Cluster.
+    hunkmetrics.divergence(patch, profile="birch", source=(mirror, fixed commit),
+                           artifacts=PublishedArtifacts(key_order=True,
+                                                        file_order=<modified_classes>),
+                           path_prefix=<JodaTime for old Joda-Time commits>)
 
-Published pairs are matched by hunk index. For a few bugs the published S and F columns
-follow another hunk order than L does; the script then also finds the order of the
-patch's file blocks that reproduces the published F column and reports S against the
-pair that order points at ("realigned"). Nothing is tuned: the library computes every
-value; the script only compares.
+and compares pair by pair with the published table: S (`ast_distance`) and F
+(`package_distance`) as printed to 4 decimals, L (`lexical_distance`) and Div(P) within
+0.0005, and the hunk count. The patch is used as shipped (fixed -> buggy, never
+reversed). The study's two artifacts are switched on because the published numbers carry
+them; the run without them (the intended metric) is reported next to it, to show which
+bugs the artifacts touch. Bugs without sources still get their L checked (L needs only
+the patch).
 
-Diagnostics per same-file pair: our edge count and the file's AST diameter (tree-sitter,
-named nodes), and the edge count the published S implies at our diameter. With
-`--experiments`, S is also computed under two alternative anchor rules (for diagnosis
-only; the library is not changed): LCA of the nodes lying wholly on the changed lines,
-and the spec's LCA rule on the post-image (the buggy file).
+Two sets:
+- `--set sample` (default): the 42 bugs of ../shared/hunk4j-sample (patches and
+  reference CSVs there);
+- `--set full`: every bug of the study's published tables
+  (redwood/hunk_divergence/{total,pairwise}_hunk_divergence_results.csv of a nashid/birch
+  mirror), patches from the Defects4J mirror (framework/projects/<P>/patches/<n>.src.patch).
 
-A patch that does not resolve against the revision (SourceError) is recorded with the
-tool's message; a missing repository or commit is recorded as unavailable.
+    python benchmarks/agreement/published_agreement.py --mirrors /work/.mirror \\
+        [--set full] [--bugs Lang_5 Closure_4] [--verbose] [--out results.csv] [--json F]
 
-    python benchmarks/agreement/published_agreement.py \\
-        --mirrors /work/.mirror --sample ../shared/hunk4j-sample --experiments
-
-`--mirrors` is either a directory holding `<owner>+<name>/repo` (or `<owner>+<name>`)
-git directories, or a JSON mapping (a file or an inline string) from the Defects4J
-project name to a git directory. Writes `results.csv` next to this script (or `--out`)
-and prints the summary; `--json PATH` also writes the summary as JSON.
-
-This is a standalone script, not a test: pytest does not collect it.
+`--mirrors` holds `<owner>+<name>/repo` git directories (what the `fetch` tool makes),
+including rjust/defects4j (fixed commits from its current active-bugs.csv; without it
+the sample's commits below are used). Writes `results.csv` next to this script (or
+`--out`). A standalone script, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
-import itertools
+import io
 import json
-import math
-import statistics
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import numpy as np
+from typing import Any
 
 import hunkmetrics
-from hunkmetrics.errors import HunkmetricsError, SourceError
-from hunkmetrics.lang.languages import rules_for_path
-from hunkmetrics.metrics.structural import (
-    anchor_node,
-    flatten,
-    lowest_common_ancestor,
-    path_distance,
-)
+from hunkmetrics import DivergenceResult, PublishedArtifacts
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from defects4j import UPSTREAM, Defects4J, file_order, git, git_dir, path_prefix  # noqa: E402
 
-# Upstream repositories of the Defects4J projects (GitHub owner/name).
-UPSTREAM = {
-    "Lang": "apache/commons-lang",
-    "Math": "apache/commons-math",
-    "Cli": "apache/commons-cli",
-    "Compress": "apache/commons-compress",
-    "JxPath": "apache/commons-jxpath",
-    "Jsoup": "jhy/jsoup",
-    "JacksonCore": "FasterXML/jackson-core",
-    "JacksonDatabind": "FasterXML/jackson-databind",
-    "Mockito": "mockito/mockito",
-    "Time": "JodaOrg/joda-time",
-    "Closure": "google/closure-compiler",
-    "Chart": None,  # developed in SVN; Defects4J's ids are SVN revisions, not git commits
-}
+TOLERANCE = 0.0005
 
-# Defects4J `revision.id.fixed` of the sample's bugs, copied from
-# framework/projects/<Project>/active-bugs.csv of rjust/defects4j.
+# Defects4J `revision.id.fixed` of the sample's bugs, from the current
+# framework/projects/<Project>/active-bugs.csv of rjust/defects4j (used only when no
+# Defects4J mirror is given). Math and Lang ids are those of the rewritten apache
+# histories (Defects4J changed them in 2022); Chart's is an SVN revision.
 FIXED_COMMIT = {
+    "Chart_18": "621",
     "Cli_30": "324b7f901b91614927926a5bab1d9e0e2325f018",
     "Closure_3": "d80fcc04239ab8c4cf781273c4f9bc54cf06f479",
     "Closure_4": "efefb736fccc2039b5fb079710b3f2ac82b8c6e4",
@@ -117,697 +90,263 @@ FIXED_COMMIT = {
     "JxPath_16": "6cf7092809515b6add5f0e83fd837b8e013c5256",
     "JxPath_17": "a1bc20f2af31730caa12faa116e14a964354f28d",
     "JxPath_19": "7b2847e882a9e4216dcf0f35d27101e363611532",
-    "Lang_5": "75944e541d358d5b06ebbba3098a919fbf2539d4",
-    "Lang_19": "0b3a8a3128890f710700d04e38df48b883d11d91",
-    "Lang_27": "c2560c028173c3bc0a4627d4ce5ce221bcc9be66",
-    "Lang_32": "006fca88e86bd6f650d4d021d2ff3573a572827d",
-    "Lang_64": "8de71ae52958ae70fe651b7327319c9beecd9b84",
-    "Math_46": "e6f27ebcb9ee0a344308382b99a3894bb61b225d",
-    "Math_47": "330f3fe17d132bd4e2a91ff812ccf489e77f390f",
-    "Math_64": "7dadc2ab019f066a7a287376ad4c63193e8a0a9a",
-    "Math_86": "bd8f05c4dda4b5b00e525e08fd6c95d256423c97",
+    "Lang_5": "4d46f014fb8ee44386feb5fec52509f35d0e36ea",
+    "Lang_19": "8914d7f617f78aae8c85405856283c98d4e43990",
+    "Lang_27": "50c1fdecb4ed33ec1bb0d449f294c299d5369701",
+    "Lang_32": "1f35e7c99b66b8d46c4ad96558e694a10aa38062",
+    "Lang_64": "07b7795b336b301def8a7dc6059c8e616ce5582e",
+    "Math_46": "97b440fc8e6ce8129bc2c32f23ac4d43a5d012fa",
+    "Math_47": "32b0f7336b7627bc6e471a1091dfb2712b613eee",
+    "Math_64": "784e4f69ec67d511a0620a2b030688f186ebb959",
+    "Math_86": "6b547ba222e6d70b0351cfd354e1d3497da9e24f",
     "Mockito_6": "dc205824dbc289acbcde919e430176ad72da847f",
     "Mockito_30": "3c924f80a4db3692a13341f0da4517052ab77a2a",
     "Time_2": "8612f9e5b88c1bea933ef9ab1e431f5db3006b48",
 }
 
-
-LEXICAL_ALIGNED = 0.01  # |L ours - L published| below this: L lines up by index
-MAX_BLOCKS = 8  # file blocks up to which every block order is tried when realigning
-EXCLUDED_FROM_CLEAN = ("Mockito_6",)  # see README: published S there is not a tree distance
+PUBLISHED = "redwood/hunk_divergence"  # in a nashid/birch mirror
 
 COLUMNS = [
-    "kind",
-    "bug_id",
-    "project",
-    "status",
-    "hunk_i",
-    "hunk_j",
-    "same_file",
-    "file_i",
-    "file_j",
-    "lexical",
-    "pub_lexical",
-    "lexical_aligned",
-    "file",
-    "pub_file",
-    "structural",
-    "pub_ast",
-    "abs_err_structural",
-    "pub_ast_realigned",
-    "abs_err_structural_realigned",
-    "edges",
-    "diameter",
-    "pub_edges_at_our_diameter",
-    "s_alt_contained",
-    "s_alt_postimage",
-    "pair_value",
-    "pub_pair_value",
-    "hunk_count",
-    "pub_hunk_count",
-    "divergence",
-    "pub_divergence",
-    "abs_err_divergence",
-    "divergence_with_pub_ast",
-    "avg_structural",
-    "pub_avg_ast",
-    "pub_order",
-    "split",
-    "pub_class",
-    "split_agrees",
-    "methods",
-    "fixed_commit",
-    "message",
-]
+    "kind", "bug", "i", "j", "status", "message", "hunk_count", "pub_hunk_count",
+    "lexical", "pub_lexical", "structural", "pub_structural", "file", "pub_file",
+    "value", "pub_value", "structural_intended", "divergence", "pub_divergence",
+    "divergence_intended", "artifacts_in_effect", "path_prefix", "fixed_commit",
+]  # fmt: skip
 
-
-# --------------------------------------------------------------------------- inputs
-
-
-def project_of(bug: str) -> str:
-    return bug.rsplit("_", 1)[0]
-
-
-def bug_key(bug: str) -> tuple[str, int]:
-    return project_of(bug), int(bug.rsplit("_", 1)[1])
-
-
-def mirror_map(spec: str) -> dict[str, Path]:
-    """Project -> git directory, from a mirrors directory or a JSON mapping."""
-    path = Path(spec)
-    if path.is_dir():
-        out = {}
-        for project, upstream in UPSTREAM.items():
-            if upstream is None:
-                continue
-            base = path / upstream.replace("/", "+")
-            for candidate in (base / "repo", base, path / upstream.split("/")[1]):
-                if (candidate / "objects").is_dir() or (candidate / ".git").exists():
-                    out[project] = candidate
-                    break
-        return out
-    text = path.read_text() if path.is_file() else spec
-    return {project: Path(repo) for project, repo in json.loads(text).items()}
-
-
-def has_commit(repo: Path, commit: str) -> bool:
-    where = ["--git-dir", str(repo)] if (repo / "objects").is_dir() else ["-C", str(repo)]
-    done = subprocess.run(
-        ["git", *where, "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True
-    )
-    return done.returncode == 0
-
-
-def read_reference(sample: Path) -> tuple[dict[str, dict], dict[str, dict[tuple[int, int], dict]]]:
-    with open(sample / "reference.csv", newline="") as fh:
-        bugs = {row["bug_id"]: row for row in csv.DictReader(fh)}
-    pairs: dict[str, dict[tuple[int, int], dict]] = {}
-    with open(sample / "reference_pairs.csv", newline="") as fh:
-        for row in csv.DictReader(fh):
-            pairs.setdefault(row["bug_id"], {})[(int(row["hunk_i"]), int(row["hunk_j"]))] = row
-    return bugs, pairs
-
-
-# --------------------------------------------------------------------------- measuring
+Row = dict[str, str]
 
 
 @dataclass
-class BugOutcome:
+class Reference:
+    """The published values: per bug, and per pair keyed (bug, i, j)."""
+
+    bugs: dict[str, Row]
+    pairs: dict[tuple[str, int, int], Row]
+
+
+def read_rows(text: str) -> list[Row]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def reference_of(bugs_csv: str, pairs_csv: str) -> Reference:
+    return Reference(
+        {r["bug_id"]: r for r in read_rows(bugs_csv)},
+        {(r["bug_id"], int(r["hunk_i"]), int(r["hunk_j"])): r for r in read_rows(pairs_csv)},
+    )
+
+
+@dataclass
+class Outcome:
     bug: str
-    status: str
-    rows: list[dict] = field(default_factory=list)
+    status: str  # ok, lexical-only, unavailable, error
+    message: str = ""
+    failures: list[str] = field(default_factory=list)
+    checked: dict[str, int] = field(default_factory=lambda: {"S": 0, "F": 0, "L": 0})
+    intended_differs: bool = False
+    artifacts: list[str] = field(default_factory=list)  # those that change its Div
+    rows: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
 
 
-def fmt(value: float | None, digits: int = 4) -> str:
-    return "" if value is None else f"{value:.{digits}f}"
+def fmt(value: float | None) -> str:
+    return "" if value is None else f"{value:.6f}"
 
 
-def proximity_split(items) -> tuple[str, list[str | None]]:
-    """Nucleus / Cluster for a one-file patch, else 'multi-file' (not this split)."""
-    methods = [it.location.method for it in items]
-    if len({it.file.path for it in items}) != 1:
-        return "multi-file", methods
-    if methods and all(m is not None for m in methods) and len(set(methods)) == 1:
-        return "Nucleus", methods
-    return "Cluster", methods
-
-
-def realign(
-    paths: list[str], ours_f: dict[tuple[int, int], float], pub: dict[tuple[int, int], dict]
-) -> list[int] | None:
-    """The order of our hunks (position k) in which the published F column reads, as
-    pub index p -> our position order[p]; found among reorderings of the patch's file
-    blocks (hunks of a file keep their order). None when the identity fits or no block
-    order fits better."""
-    n = len(paths)
-    if n < 2 or len(pub) != n * (n - 1) // 2:
-        return None
-
-    def cost(order: list[int]) -> float:
-        total = 0.0
-        for (p, q), row in pub.items():
-            a, b = sorted((order[p], order[q]))
-            total += abs(ours_f[(a, b)] - float(row["package_distance"]))
-        return total
-
-    identity = list(range(n))
-    best, best_cost = identity, cost(identity)
-    if best_cost < 1e-3:
-        return None
-    blocks: list[list[int]] = []
-    for k, path in enumerate(paths):
-        if blocks and paths[blocks[-1][0]] == path:
-            blocks[-1].append(k)
-        else:
-            blocks.append([k])
-    if len(blocks) > MAX_BLOCKS:
-        return None
-    for perm in itertools.permutations(blocks):
-        order = [k for block in perm for k in block]
-        c = cost(order)
-        if c < best_cost - 1e-9:
-            best, best_cost = order, c
-    return None if best is identity else best
-
-
-def contained_anchor(flat, rows: list[int]) -> int:
-    """Experiment: LCA of the named nodes lying wholly on the changed rows; else the
-    library's rule."""
-    wanted = np.isin(flat.start_row, rows) & np.isin(flat.end_row, rows)
-    hits = np.flatnonzero(wanted)
-    if len(hits):
-        return lowest_common_ancestor(flat, list(hits))
-    return anchor_node(flat, rows)
-
-
-def file_diagnostics(ws, counted_items, experiments: bool) -> dict[tuple[int, int], dict]:
-    """Per same-file pair (patch hunk indices): our edges and diameter (the library's
-    anchor rule on the pre-image) and, with `experiments`, S under alternative rules."""
-    out: dict[tuple[int, int], dict] = {}
-    by_file: dict[str, list] = {}
-    for it in counted_items:
-        by_file.setdefault(it.file.path, []).append(it)
-    for path, items in by_file.items():
-        if len(items) < 2:
-            continue
-        rules = rules_for_path(path)
-        texts = ws.sources.texts(items[0].file) if ws.sources is not None else None
-        if rules is None or texts is None or texts.pre is None:
-            continue
-        pre = flatten(ws.cache.tree(rules, texts.pre))
-        anchors = [
-            anchor_node(pre, [ln - 1 for ln in it.hunk.changed_lines] or [0]) for it in items
-        ]
-        alt_c = alt_p = None
-        if experiments:
-            alt_c = [
-                contained_anchor(pre, [ln - 1 for ln in it.hunk.changed_lines] or [0])
-                for it in items
-            ]
-            if texts.post is not None:
-                post = flatten(ws.cache.tree(rules, texts.post))
-                alt_p = [
-                    anchor_node(post, [ln - 1 for ln in it.hunk.swapped().changed_lines] or [0])
-                    for it in items
-                ]
-        for a, b in itertools.combinations(range(len(items)), 2):
-            lca = lowest_common_ancestor(pre, [anchors[a], anchors[b]])
-            edges = int(pre.depth[anchors[a]] + pre.depth[anchors[b]] - 2 * pre.depth[lca])
-            row = {"edges": edges, "diameter": pre.diameter}
-            if alt_c is not None:
-                row["s_alt_contained"] = path_distance(pre, alt_c[a], alt_c[b])
-            if alt_p is not None:
-                row["s_alt_postimage"] = path_distance(post, alt_p[a], alt_p[b])
-            out[(items[a].hunk.index, items[b].hunk.index)] = row
-    return out
-
-
-def measure_bug(
-    bug: str,
-    patch: Path,
-    repo: Path,
-    commit: str,
-    ref: dict,
-    ref_pairs: dict[tuple[int, int], dict],
-    experiments: bool,
-) -> BugOutcome:
-    project = project_of(bug)
-    base = {
-        "bug_id": bug,
-        "project": project,
-        "fixed_commit": commit,
-        "pub_divergence": ref["divergence"],
-        "pub_class": ref["proximity_class"],
-        "pub_hunk_count": ref["hunk_count"],
-    }
-    started = time.perf_counter()
-    try:
-        with hunkmetrics.open_workspace(patch, repo=repo, rev=commit) as ws:
-            result = hunkmetrics.divergence(ws, profile="birch")
-            located = ws.located()
-            counted = [it for it in located if it.hunk.index in set(result.hunk_indices)]
-            diagnostics = file_diagnostics(ws, counted, experiments)
-    except SourceError as exc:
-        row = {**base, "kind": "bug", "status": "unresolved", "message": str(exc)}
-        return BugOutcome(bug, "unresolved", [row], time.perf_counter() - started)
-    except HunkmetricsError as exc:
-        row = {**base, "kind": "bug", "status": "error", "message": str(exc)}
-        return BugOutcome(bug, "error", [row], time.perf_counter() - started)
-
-    path_of = {it.hunk.index: it.file.path for it in located}
+def compare(
+    bug: str, result: DivergenceResult, ref: Reference, outcome: Outcome, lexical_only: bool
+) -> None:
+    """Pair by pair (published numbering: positions among the counted hunks)."""
     position = {index: k for k, index in enumerate(result.hunk_indices)}
-    pairs = list(result.pairs())
-    ours_f = {(position[p.i], position[p.j]): p.file for p in pairs}
-    order = realign([path_of[i] for i in result.hunk_indices], ours_f, ref_pairs)
-    realigned: dict[tuple[int, int], dict] = {}
-    if order is not None:
-        for (p, q), row in ref_pairs.items():
-            realigned[tuple(sorted((order[p], order[q])))] = row
-
-    rows = []
-    with_pub_s: list[float] = []
-    for pair in pairs:
+    for pair in result.pairs():
         i, j = position[pair.i], position[pair.j]
-        pub = ref_pairs.get((i, j))
-        same = path_of[pair.i] == path_of[pair.j]
-        row = {
-            **base,
-            "kind": "pair",
-            "status": "ok",
-            "hunk_i": i,
-            "hunk_j": j,
-            "same_file": int(same),
-            "file_i": path_of[pair.i],
-            "file_j": path_of[pair.j],
-            "lexical": fmt(pair.lexical),
-            "structural": fmt(pair.structural),
-            "file": fmt(pair.file),
-            "pair_value": fmt(pair.value),
-        }
-        diag = diagnostics.get((pair.i, pair.j))
-        if diag is not None:
-            row.update(
-                edges=diag["edges"],
-                diameter=diag["diameter"],
-                s_alt_contained=fmt(diag.get("s_alt_contained")),
-                s_alt_postimage=fmt(diag.get("s_alt_postimage")),
-            )
+        pub = ref.pairs.get((bug, i, j))
+        row: dict[str, Any] = {"kind": "pair", "bug": bug, "i": i, "j": j}
+        row.update(lexical=fmt(pair.lexical), structural=fmt(pair.structural))
+        row.update(file=fmt(pair.file), value=fmt(pair.value))
+        outcome.rows.append(row)
         if pub is None:
-            row["message"] = "no published pair with these indices"
-            rows.append(row)
+            outcome.failures.append(f"pair {i}-{j}: not published")
             continue
-        pub_s = float(pub["ast_distance"])
-        with_pub_s.append(pair.lexical * (pub_s + pair.gamma * pair.file) / (1 + pair.gamma))
-        aligned_pub = realigned.get((i, j), pub)
-        pub_s_re = float(aligned_pub["ast_distance"])
-        row.update(
-            pub_lexical=pub["lexical_distance"],
-            pub_ast=pub["ast_distance"],
-            pub_file=pub["package_distance"],
-            pub_pair_value=pub["pair_divergence"],
-            lexical_aligned=int(
-                abs(pair.lexical - float(pub["lexical_distance"])) < LEXICAL_ALIGNED
-            ),
-            abs_err_structural=fmt(abs(pair.structural - pub_s)),
-            pub_ast_realigned=aligned_pub["ast_distance"],
-            abs_err_structural_realigned=fmt(abs(pair.structural - pub_s_re)),
-        )
-        if diag is not None and diag["diameter"] > 0:
-            row["pub_edges_at_our_diameter"] = fmt(
-                math.expm1(pub_s_re * math.log1p(diag["diameter"])), 2
+        row.update(pub_lexical=pub["lexical_distance"], pub_structural=pub["ast_distance"])
+        row.update(pub_file=pub["package_distance"], pub_value=pub["pair_divergence"])
+        outcome.checked["L"] += 1
+        if abs(pair.lexical - float(pub["lexical_distance"])) > TOLERANCE:
+            outcome.failures.append(
+                f"pair {i}-{j} L: {pair.lexical:.4f} vs {pub['lexical_distance']}"
             )
-        rows.append(row)
-
-    n = result.hunk_count
-    div_pub_s = (
-        math.log(n) * statistics.fmean(with_pub_s)
-        if n >= 2 and len(with_pub_s) == len(pairs)
-        else None
-    )
-    split, methods = proximity_split(counted)
-    pub_class = ref["proximity_class"]
-    agrees = "" if pub_class not in ("Nucleus", "Cluster") else int(split == pub_class)
-    bug_row = {
-        **base,
-        "kind": "bug",
-        "status": "ok",
-        "hunk_count": n,
-        "divergence": fmt(result.value),
-        "abs_err_divergence": fmt(abs(result.value - float(ref["divergence"]))),
-        "divergence_with_pub_ast": fmt(div_pub_s),
-        "avg_structural": fmt(result.means["structural"]),
-        "pub_avg_ast": ref["avg_ast"],
-        "pub_order": "" if order is None else " ".join(map(str, order)),
-        "split": split,
-        "pub_class": pub_class,
-        "split_agrees": agrees,
-        "methods": " | ".join(str(m) for m in methods),
-        "message": " / ".join(result.warnings),
-    }
-    return BugOutcome(bug, "ok", [bug_row, *rows], time.perf_counter() - started)
-
-
-# --------------------------------------------------------------------------- summary
-
-
-def share(values: list[float], bound: float) -> float | None:
-    return sum(v <= bound + 1e-9 for v in values) / len(values) if values else None
-
-
-def spearman(xs: list[float], ys: list[float]) -> float | None:
-    if len(xs) < 3:
-        return None
-
-    def ranks(values: list[float]) -> list[float]:
-        order = sorted(range(len(values)), key=values.__getitem__)
-        out = [0.0] * len(values)
-        k = 0
-        while k < len(order):
-            end = k
-            while end + 1 < len(order) and values[order[end + 1]] == values[order[k]]:
-                end += 1
-            for m in range(k, end + 1):
-                out[order[m]] = (k + end) / 2
-            k = end + 1
-        return out
-
-    rx, ry = ranks(xs), ranks(ys)
-    mx, my = statistics.fmean(rx), statistics.fmean(ry)
-    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
-    vx = math.sqrt(sum((a - mx) ** 2 for a in rx))
-    vy = math.sqrt(sum((b - my) ** 2 for b in ry))
-    return cov / (vx * vy) if vx and vy else None
-
-
-def s_stats(rows: list[dict], ours: str = "structural", pub: str = "pub_ast") -> dict:
-    rows = [r for r in rows if r.get(ours, "") != "" and r.get(pub, "") != ""]
-    xs = [float(r[ours]) for r in rows]
-    ys = [float(r[pub]) for r in rows]
-    err = [abs(x - y) for x, y in zip(xs, ys, strict=True)]
-    by_bug: dict[str, list[float]] = {}
-    for r, e in zip(rows, err, strict=True):
-        by_bug.setdefault(r["bug_id"], []).append(e)
-    return {
-        "pairs": len(rows),
-        "bugs": len(by_bug),
-        "mae": statistics.fmean(err) if err else None,
-        "mae_per_bug_mean": (
-            statistics.fmean(statistics.fmean(v) for v in by_bug.values()) if by_bug else None
-        ),
-        "bias": statistics.fmean(x - y for x, y in zip(xs, ys, strict=True)) if xs else None,
-        "within_0.05": share(err, 0.05),
-        "within_0.1": share(err, 0.1),
-        "spearman": spearman(xs, ys),
-    }
-
-
-def div_stats(rows: list[dict]) -> dict:
-    err = [float(r["abs_err_divergence"]) for r in rows]
-    return {
-        "bugs": len(err),
-        "mae": statistics.fmean(err) if err else None,
-        "within_0.05": share(err, 0.05),
-        "within_0.1": share(err, 0.1),
-    }
-
-
-def summarize(outcomes: list[BugOutcome], experiments: bool) -> dict:
-    pair_rows = [r for o in outcomes for r in o.rows if r["kind"] == "pair"]
-    bug_rows = [r for o in outcomes for r in o.rows if r["kind"] == "bug"]
-    same = [r for r in pair_rows if r["same_file"] == 1 and r.get("pub_ast", "") != ""]
-    clean = [r for r in same if r["bug_id"] not in EXCLUDED_FROM_CLEAN]
-    ok = [r for r in bug_rows if r["status"] == "ok"]
-    div_err = [float(r["abs_err_divergence"]) for r in ok]
-    div_pub_s = [
-        abs(float(r["divergence_with_pub_ast"]) - float(r["pub_divergence"]))
-        for r in ok
-        if r["divergence_with_pub_ast"] != ""
-    ]
-    split_rows = [r for r in ok if r["split_agrees"] != ""]
-    diff_file = [r for r in pair_rows if r["same_file"] == 0 and r.get("pub_ast", "") != ""]
-    lex = [
-        abs(float(r["lexical"]) - float(r["pub_lexical"]))
-        for r in pair_rows
-        if r.get("pub_lexical", "") != ""
-    ]
-    summary = {
-        "bugs_in_sample": len(outcomes),
-        "bugs_measured": len(ok),
-        "bugs_unresolved": [
-            (r["bug_id"], r["message"]) for r in bug_rows if r["status"] in ("unresolved", "error")
-        ],
-        "bugs_unavailable": [
-            (r["bug_id"], r["message"])
-            for r in bug_rows
-            if r["status"] in ("unavailable", "skipped")
-        ],
-        "realigned_bugs": [(r["bug_id"], r["pub_order"]) for r in ok if r["pub_order"]],
-        "lexical_all_pairs": {
-            "pairs": len(lex),
-            "within_0.0005": share(lex, 0.0005),
-            "within_0.01": share(lex, 0.01),
-        },
-        "S same-file, by index": s_stats(same),
-        "S same-file, realigned": s_stats(same, pub="pub_ast_realigned"),
-        f"S same-file, realigned, without {', '.join(EXCLUDED_FROM_CLEAN)}": s_stats(
-            clean, pub="pub_ast_realigned"
-        ),
-        "different_file_pairs": {
-            "pairs": len(diff_file),
-            "ours_not_1": sum(float(r["structural"]) != 1.0 for r in diff_file),
-            "published_not_1": sum(float(r["pub_ast"]) != 1.0 for r in diff_file),
-            "published_not_1_realigned": sum(
-                float(r["pub_ast_realigned"]) != 1.0 for r in diff_file
-            ),
-        },
-        "divergence": {
-            "bugs": len(div_err),
-            "mae": statistics.fmean(div_err) if div_err else None,
-            "bias": (
-                statistics.fmean(float(r["divergence"]) - float(r["pub_divergence"]) for r in ok)
-                if ok
-                else None
-            ),
-            "within_0.05": share(div_err, 0.05),
-            "within_0.1": share(div_err, 0.1),
-            "spearman": spearman(
-                [float(r["divergence"]) for r in ok], [float(r["pub_divergence"]) for r in ok]
-            ),
-        },
-        f"divergence without {', '.join(EXCLUDED_FROM_CLEAN)}": div_stats(
-            [r for r in ok if r["bug_id"] not in EXCLUDED_FROM_CLEAN]
-        ),
-        "divergence_with_published_S": {
-            "bugs": len(div_pub_s),
-            "mae": statistics.fmean(div_pub_s) if div_pub_s else None,
-            "within_0.05": share(div_pub_s, 0.05),
-            "within_0.01": share(div_pub_s, 0.01),
-        },
-        "split": {
-            "compared": len(split_rows),
-            "agree": sum(r["split_agrees"] == 1 for r in split_rows),
-            "disagreements": [
-                (r["bug_id"], r["pub_class"], r["split"])
-                for r in split_rows
-                if r["split_agrees"] == 0
-            ],
-        },
-    }
-    if experiments:
-        for column, title in (
-            ("s_alt_contained", "nodes wholly on the changed lines"),
-            ("s_alt_postimage", "spec rule on the post-image (buggy file)"),
+        if lexical_only:
+            continue
+        for name, ours, column in (
+            ("S", pair.structural, "ast_distance"),
+            ("F", pair.file, "package_distance"),
         ):
-            summary[
-                f"experiment: anchor = {title}, realigned, without {', '.join(EXCLUDED_FROM_CLEAN)}"
-            ] = s_stats(clean, ours=column, pub="pub_ast_realigned")
-    return summary
+            outcome.checked[name] += 1
+            if f"{ours:.4f}" != pub[column]:
+                outcome.failures.append(f"pair {i}-{j} {name}: {ours:.4f} vs {pub[column]}")
 
 
-def print_summary(summary: dict, pair_rows: list[dict], bug_rows: list[dict], worst: int) -> None:
-    def pct(v: float | None) -> str:
-        return "-" if v is None else f"{100 * v:.1f}%"
+def measure(
+    bug: str, patch: bytes, ref: Reference, mirrors: Path, d4j: Defects4J | None
+) -> Outcome:
+    started = time.perf_counter()
+    project = bug.rsplit("_", 1)[0]
+    upstream = UPSTREAM.get(project)
+    repo = git_dir(mirrors, upstream) if upstream else None
+    commit = d4j.fixed_commit(bug) if d4j is not None else FIXED_COMMIT.get(bug)
+    parsed = hunkmetrics.parse_patch(patch, name=f"{bug}.diff")
+    paths = [f.path for f in parsed.content_files for _ in f.hunks]
+    pub_bug = ref.bugs[bug]
+    bug_row: dict[str, Any] = {"kind": "bug", "bug": bug, "fixed_commit": commit or ""}
+    bug_row["pub_hunk_count"] = pub_bug["hunk_count"]
+    bug_row["pub_divergence"] = pub_bug["divergence"]
+    found = repo and commit and git(repo, "cat-file", "-e", f"{commit}^{{commit}}") is not None
+    available = bool(found)
+    outcome = Outcome(bug, "ok" if available else "lexical-only")
+    if not available:
+        outcome.message = "no git source" if upstream else "no git history (SVN)"
+    prefix = path_prefix(repo, commit, paths) if available and repo and commit else None
+    classes = d4j.modified_classes(bug) if d4j is not None else []
+    artifacts = PublishedArtifacts(
+        key_order=True, file_order=file_order(paths, classes), lexical_hunks=True
+    )
+    source = (repo, commit) if available and repo and commit else None
+    try:
+        # one workspace: every file is read and parsed once for all the runs below
+        repo_rev = source or (None, None)
+        with hunkmetrics.open_workspace(
+            parsed, repo=repo_rev[0], rev=repo_rev[1], path_prefix=prefix
+        ) as ws:
+            result = ws.divergence(profile="birch", artifacts=artifacts)
+            intended = ws.divergence(profile="birch") if source else None
+            single = {
+                name: ws.divergence(profile="birch", artifacts=alone)
+                for name, alone in (
+                    ("key-order", PublishedArtifacts(key_order=True)),
+                    ("file-order", PublishedArtifacts(file_order=artifacts.file_order)),
+                    ("lexical-hunks", PublishedArtifacts(lexical_hunks=True)),
+                )
+            }
+    except hunkmetrics.HunkmetricsError as error:
+        outcome.status, outcome.message = "error", str(error)
+        bug_row.update(status="error", message=str(error))
+        outcome.rows.append(bug_row)
+        return outcome
+    if intended is not None:
+        outcome.artifacts = [
+            name for name, alone in single.items() if abs(alone.value - intended.value) > 1e-12
+        ]
+        bug_row["artifacts_in_effect"] = " ".join(outcome.artifacts)
+    outcome.rows.append(bug_row)
+    compare(bug, result, ref, outcome, lexical_only=source is None)
+    bug_row.update(status=outcome.status, message=outcome.message, path_prefix=prefix or "")
+    bug_row.update(hunk_count=result.hunk_count, divergence=fmt(result.value))
+    if intended is not None:
+        bug_row["divergence_intended"] = fmt(intended.value)
+        outcome.intended_differs = abs(intended.value - float(pub_bug["divergence"])) > TOLERANCE
+        for row, pair in zip(outcome.rows[1:], intended.pairs(), strict=True):
+            row["structural_intended"] = fmt(pair.structural)
+    if source is not None:
+        if result.hunk_count != int(pub_bug["hunk_count"]):
+            outcome.failures.append(f"hunk count {result.hunk_count} vs {pub_bug['hunk_count']}")
+        if abs(result.value - float(pub_bug["divergence"])) > TOLERANCE:
+            outcome.failures.append(f"Div {result.value:.4f} vs {pub_bug['divergence']}")
+    outcome.seconds = time.perf_counter() - started
+    return outcome
 
-    def num(v: float | None) -> str:
-        return "-" if v is None else f"{v:.4f}"
 
-    print(f"bugs measured: {summary['bugs_measured']} of {summary['bugs_in_sample']}")
-    for bug, why in summary["bugs_unavailable"]:
-        print(f"  unavailable: {bug}: {why}")
-    for bug, why in summary["bugs_unresolved"]:
-        print(f"  unresolved:  {bug}: {why}")
-    for bug, order in summary["realigned_bugs"]:
-        print(f"  published S/F column in another hunk order: {bug}: published i -> our [{order}]")
-    lx = summary["lexical_all_pairs"]
-    print(
-        f"L (all pairs, by index): n={lx['pairs']} within 0.0005: {pct(lx['within_0.0005'])} "
-        f"within 0.01: {pct(lx['within_0.01'])}"
-    )
-    for key, s in summary.items():
-        if key.startswith(("S same-file", "experiment")):
-            print(
-                f"{key}: pairs={s['pairs']} bugs={s['bugs']} MAE={num(s['mae'])} "
-                f"(mean of per-bug MAE {num(s['mae_per_bug_mean'])}) bias={num(s['bias'])} "
-                f"<=0.05: {pct(s['within_0.05'])} <=0.1: {pct(s['within_0.1'])} "
-                f"Spearman={num(s['spearman'])}"
-            )
-    d = summary["different_file_pairs"]
-    print(
-        f"different-file pairs: n={d['pairs']}, ours != 1: {d['ours_not_1']}, "
-        f"published != 1: {d['published_not_1']} by index, "
-        f"{d['published_not_1_realigned']} realigned"
-    )
-    d = summary["divergence"]
-    print(
-        f"Div(P): bugs={d['bugs']} MAE={num(d['mae'])} bias={num(d['bias'])} "
-        f"<=0.05: {pct(d['within_0.05'])} <=0.1: {pct(d['within_0.1'])} "
-        f"Spearman={num(d['spearman'])}"
-    )
-    for key, d in summary.items():
-        if key.startswith("divergence without"):
-            print(
-                f"Div(P), {key[len('divergence ') :]}: bugs={d['bugs']} MAE={num(d['mae'])} "
-                f"<=0.05: {pct(d['within_0.05'])} <=0.1: {pct(d['within_0.1'])}"
-            )
-    d = summary["divergence_with_published_S"]
-    print(
-        f"Div(P) from our L, F with the published S: MAE={num(d['mae'])} "
-        f"<=0.01: {pct(d['within_0.01'])} <=0.05: {pct(d['within_0.05'])}"
-    )
-    s = summary["split"]
-    print(f"Nucleus/Cluster split: {s['agree']}/{s['compared']} agree")
-    for bug, pub, ours in s["disagreements"]:
-        print(f"  {bug}: published {pub}, ours {ours}")
-    same = [r for r in pair_rows if r["same_file"] == 1 and r.get("pub_ast", "") != ""]
-    same.sort(key=lambda r: -float(r["abs_err_structural_realigned"]))
-    print(
-        f"worst {worst} same-file S pairs, realigned "
-        "(bug i j | ours published |err| | our edges/diameter, published edges at it):"
-    )
-    for r in same[:worst]:
-        print(
-            f"  {r['bug_id']:<20} {r['hunk_i']:>2} {r['hunk_j']:>2} | {r['structural']} "
-            f"{float(r['pub_ast_realigned']):.4f} {r['abs_err_structural_realigned']} | "
-            f"{r.get('edges', '')}/{r.get('diameter', '')} "
-            f"{r.get('pub_edges_at_our_diameter', '')}"
+def inputs(args: argparse.Namespace, d4j: Defects4J | None) -> tuple[Reference, dict[str, bytes]]:
+    """The published values and each bug's patch, for the chosen set."""
+    if args.set == "sample":
+        ref = reference_of(
+            (args.sample / "reference.csv").read_text(),
+            (args.sample / "reference_pairs.csv").read_text(),
         )
-    ok = sorted(
-        (r for r in bug_rows if r["status"] == "ok"), key=lambda r: -float(r["abs_err_divergence"])
-    )
-    print(f"worst {worst} Div(P) (bug ours published |err| | with published S):")
-    for r in ok[:worst]:
-        print(
-            f"  {r['bug_id']:<20} {r['divergence']} {float(r['pub_divergence']):.4f} "
-            f"{r['abs_err_divergence']} | {r['divergence_with_pub_ast'] or '-'}"
-        )
-
-
-# --------------------------------------------------------------------------- main
+        patches = {bug: (args.sample / "patches" / f"{bug}.diff").read_bytes() for bug in ref.bugs}
+        return ref, patches
+    birch = git_dir(args.mirrors, "nashid/birch")
+    if birch is None or d4j is None:
+        raise SystemExit("--set full needs nashid/birch and rjust/defects4j mirrors")
+    bugs_csv = git(birch, "show", f"HEAD:{PUBLISHED}/total_hunk_divergence_results.csv")
+    pairs_csv = git(birch, "show", f"HEAD:{PUBLISHED}/pairwise_hunk_divergence_results.csv")
+    if bugs_csv is None or pairs_csv is None:
+        raise SystemExit(f"the nashid/birch mirror has no {PUBLISHED} tables")
+    ref = reference_of(bugs_csv, pairs_csv)
+    patches = {}
+    for bug in ref.bugs:
+        data = d4j.patch(bug)
+        if data is not None:
+            patches[bug] = data
+    return ref, patches
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--mirrors",
-        required=True,
-        help="directory of <owner>+<name>[/repo] git dirs, or JSON project->repo",
-    )
-    parser.add_argument("--sample", required=True, type=Path, help="the hunk4j-sample directory")
+    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--sample", type=Path, default=HERE.parents[2] / "shared/hunk4j-sample")
+    parser.add_argument("--set", choices=("sample", "full"), default="sample")
+    parser.add_argument("--bugs", nargs="*")
+    parser.add_argument("--verbose", action="store_true", help="print every failure")
     parser.add_argument("--out", type=Path, default=HERE / "results.csv")
-    parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
-    parser.add_argument("--bugs", nargs="*", default=None, help="only these bug ids")
-    parser.add_argument(
-        "--experiments",
-        action="store_true",
-        help="also compute S under alternative anchor rules (diagnosis only)",
-    )
-    parser.add_argument("--worst", type=int, default=12)
+    parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-
-    mirrors = mirror_map(args.mirrors)
-    bugs, pairs = read_reference(args.sample)
-    wanted = args.bugs or sorted(bugs, key=bug_key)
-    outcomes: list[BugOutcome] = []
-    for bug in wanted:
-        project = project_of(bug)
-        ref = bugs[bug]
-        patch = args.sample / "patches" / f"{bug}.diff"
-        commit = FIXED_COMMIT.get(bug, "")
-        base = {
-            "kind": "bug",
-            "bug_id": bug,
-            "project": project,
-            "fixed_commit": commit,
-            "pub_divergence": ref["divergence"],
-            "pub_class": ref["proximity_class"],
-            "pub_hunk_count": ref["hunk_count"],
-        }
-        if UPSTREAM.get(project, "") is None:
-            outcomes.append(
-                BugOutcome(
-                    bug,
-                    "skipped",
-                    [
-                        {
-                            **base,
-                            "status": "skipped",
-                            "message": f"{project} is developed in SVN: no git commit",
-                        }
-                    ],
-                )
-            )
+    d4j = Defects4J.find(args.mirrors)
+    ref, patches = inputs(args, d4j)
+    outcomes: list[Outcome] = []
+    for bug in args.bugs or sorted(ref.bugs):
+        if bug not in patches:
+            outcomes.append(Outcome(bug, "unavailable", "no patch"))
             continue
-        repo = mirrors.get(project)
-        if repo is None:
-            outcomes.append(
-                BugOutcome(
-                    bug,
-                    "unavailable",
-                    [
-                        {
-                            **base,
-                            "status": "unavailable",
-                            "message": f"no mirror of {UPSTREAM.get(project)}",
-                        }
-                    ],
-                )
-            )
-            continue
-        if not commit or not has_commit(repo, commit):
-            outcomes.append(
-                BugOutcome(
-                    bug,
-                    "unavailable",
-                    [
-                        {
-                            **base,
-                            "status": "unavailable",
-                            "message": f"fixed commit {commit[:12]} not in {UPSTREAM[project]}",
-                        }
-                    ],
-                )
-            )
-            continue
-        outcome = measure_bug(bug, patch, repo, commit, ref, pairs.get(bug, {}), args.experiments)
-        print(f"{bug:<22} {outcome.status:<10} {outcome.seconds:6.2f}s", file=sys.stderr)
+        outcome = measure(bug, patches[bug], ref, args.mirrors, d4j)
         outcomes.append(outcome)
-
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with open(args.out, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
+        if outcome.failures:
+            shown = outcome.failures if args.verbose else outcome.failures[:4]
+            more = len(outcome.failures) - len(shown)
+            print(f"{bug} ({outcome.status}): {len(outcome.failures)} failures"
+                  + (f" (+{more})" if more else ""))  # fmt: skip
+            for line in shown:
+                print("   ", line)
+    with args.out.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, COLUMNS, extrasaction="ignore")
         writer.writeheader()
         for outcome in outcomes:
-            for row in outcome.rows:
-                writer.writerow({key: row.get(key, "") for key in COLUMNS})
-
-    summary = summarize(outcomes, args.experiments)
-    pair_rows = [r for o in outcomes for r in o.rows if r["kind"] == "pair"]
-    bug_rows = [r for o in outcomes for r in o.rows if r["kind"] == "bug"]
-    print_summary(summary, pair_rows, bug_rows, args.worst)
+            writer.writerows(outcome.rows)
+    summary = summarize(outcomes)
+    print(json.dumps(summary, indent=2))
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2) + "\n")
     return 0
+
+
+def summarize(outcomes: list[Outcome]) -> dict[str, Any]:
+    measured = [o for o in outcomes if o.status == "ok"]
+    lexical_only = [o for o in outcomes if o.status == "lexical-only"]
+
+    def agree(group: list[Outcome], name: str) -> str:
+        total = sum(o.checked[name] for o in group)
+        failed = sum(1 for o in group for f in o.failures if f" {name}:" in f)
+        return f"{total - failed}/{total}"
+
+    div_ok = [o for o in measured if not any(f.startswith("Div") for f in o.failures)]
+    count_ok = [o for o in measured if not any(f.startswith("hunk count") for f in o.failures)]
+    return {
+        "bugs": len(outcomes),
+        "measured_with_sources": len(measured),
+        "S_pairs_to_4_decimals": agree(measured, "S"),
+        "F_pairs_to_4_decimals": agree(measured, "F"),
+        "L_pairs_within_0.0005": agree(measured, "L"),
+        "Div_bugs_within_0.0005": f"{len(div_ok)}/{len(measured)}",
+        "Div_misses": [o.bug for o in measured if o not in div_ok],
+        "hunk_counts_equal": f"{len(count_ok)}/{len(measured)}",
+        "bugs_whose_intended_Div_differs": [o.bug for o in measured if o.intended_differs],
+        "bugs_changed_by_artifact": {
+            name: [o.bug for o in measured if name in o.artifacts]
+            for name in ("key-order", "file-order", "lexical-hunks")
+        },
+        "lexical_only_bugs": len(lexical_only),
+        "lexical_only_L_pairs_within_0.0005": agree(lexical_only, "L"),
+        "not_measured": {o.bug: f"{o.status}: {o.message}" for o in outcomes if o.status != "ok"},
+        "seconds": round(sum(o.seconds for o in outcomes), 2),
+    }
 
 
 if __name__ == "__main__":

@@ -20,26 +20,32 @@ from ..documents import (
     proximity_document,
 )
 from ..errors import HunkmetricsError
+from ..metrics.birch_artifacts import PublishedArtifacts
 from ..metrics.divergence import PAIR_KEYS
-from ..metrics.profiles import DISTRIBUTED_WEIGHT
+from ..metrics.profiles import DISTRIBUTED_WEIGHT, PROFILES
 from ..workspace import Workspace, open_candidate, open_workspace
 from .common import command_group, guarded, print_warnings
 from .options import (
     PROFILE_DEFAULT,
+    Artifact,
     CutoffOpt,
     ExcludeTestsOpt,
+    FileOrderOpt,
     Format,
     FormatOpt,
     Hunking,
     HunksOpt,
     PatchArg,
+    PathPrefixOpt,
     ProfileOpt,
+    PublishedArtifactsOpt,
     ReferenceOpt,
     RepoOpt,
     ReverseOpt,
     ReverseReferenceOpt,
     RevOpt,
     WeightOpt,
+    published_artifacts,
 )
 from .output import write_csv, write_json
 
@@ -47,13 +53,37 @@ app = command_group()
 
 
 def load(
-    patch: str, repo: Path | None, rev: str | None, reverse: bool, hunks: Hunking
+    patch: str,
+    repo: Path | None,
+    rev: str | None,
+    reverse: bool,
+    hunks: Hunking,
+    path_prefix: str | None = None,
 ) -> Workspace:
     """The shared inputs of every command, as one Workspace."""
     stdin = sys.stdin.buffer.read() if patch == "-" else None
     return open_workspace(
-        patch, repo=repo, rev=rev, reverse=reverse, hunking=hunks.value, stdin=stdin
+        patch,
+        repo=repo,
+        rev=rev,
+        reverse=reverse,
+        hunking=hunks.value,
+        stdin=stdin,
+        path_prefix=path_prefix,
     )
+
+
+def artifacts_for(
+    profile: str, artifact: list[Artifact] | None, file_order: Path | None
+) -> PublishedArtifacts:
+    """The requested artifacts, checked against the profile."""
+    artifacts = published_artifacts(artifact, file_order)
+    if artifacts and not PROFILES[profile].reproduces_published_artifacts:
+        raise HunkmetricsError(
+            "--published-artifacts and --file-order reproduce the birch study's numbers: "
+            "use them with --profile birch"
+        )
+    return artifacts
 
 
 def emit(
@@ -103,6 +133,7 @@ def hunks(
     patch: PatchArg,
     repo: RepoOpt = None,
     rev: RevOpt = None,
+    path_prefix: PathPrefixOpt = None,
     reverse: ReverseOpt = False,
     hunks: HunksOpt = Hunking.as_given,
     format: FormatOpt = Format.table,
@@ -122,7 +153,7 @@ def hunks(
     """
 
     def run() -> None:
-        with load(patch, repo, rev, reverse, hunks) as workspace:
+        with load(patch, repo, rev, reverse, hunks, path_prefix) as workspace:
             document = hunks_document(workspace)
         emit(document, format, render_hunks, document["hunks"], HUNK_COLUMNS)
 
@@ -187,6 +218,7 @@ def divergence(
     patch: PatchArg,
     repo: RepoOpt = None,
     rev: RevOpt = None,
+    path_prefix: PathPrefixOpt = None,
     reverse: ReverseOpt = False,
     hunks: HunksOpt = Hunking.as_given,
     profile: ProfileOpt = PROFILE_DEFAULT,
@@ -198,6 +230,8 @@ def divergence(
         ),
     ] = False,
     weight: WeightOpt = DISTRIBUTED_WEIGHT,
+    artifact: PublishedArtifactsOpt = None,
+    file_order: FileOrderOpt = None,
     format: FormatOpt = Format.table,
 ) -> None:
     """Hunk divergence Div(P): how different a patch's hunks are from each other.
@@ -218,8 +252,11 @@ def divergence(
     """
 
     def run() -> None:
-        with load(patch, repo, rev, reverse, hunks) as workspace:
-            result = workspace.divergence(profile=profile, distributed_weight=weight)
+        artifacts = artifacts_for(profile, artifact, file_order)
+        with load(patch, repo, rev, reverse, hunks, path_prefix) as workspace:
+            result = workspace.divergence(
+                profile=profile, distributed_weight=weight, artifacts=artifacts
+            )
             document = divergence_document(workspace, result, lazy_pairs=True)
         emit(
             document,
@@ -296,6 +333,7 @@ def proximity(
     patch: PatchArg,
     repo: RepoOpt = None,
     rev: RevOpt = None,
+    path_prefix: PathPrefixOpt = None,
     reverse: ReverseOpt = False,
     hunks: HunksOpt = Hunking.as_given,
     profile: ProfileOpt = PROFILE_DEFAULT,
@@ -317,7 +355,7 @@ def proximity(
     """
 
     def run() -> None:
-        with load(patch, repo, rev, reverse, hunks) as workspace:
+        with load(patch, repo, rev, reverse, hunks, path_prefix) as workspace:
             result = workspace.proximity(profile=profile, cutoff=cutoff)
             document = proximity_document(workspace, result)
         emit(
@@ -383,6 +421,7 @@ def localization(
     ],
     repo: RepoOpt = None,
     rev: RevOpt = None,
+    path_prefix: PathPrefixOpt = None,
     reverse: ReverseOpt = False,
     reverse_reference: ReverseReferenceOpt = False,
     hunks: HunksOpt = Hunking.as_given,
@@ -413,6 +452,7 @@ def localization(
                     rev=rev,
                     reverse=reverse != reverse_reference,
                     hunking=hunks.value,
+                    path_prefix=path_prefix,
                 )
             )
             cand_ws, error = open_candidate(
@@ -423,6 +463,7 @@ def localization(
                 hunking=hunks.value,
                 stdin=stdin,
                 cache=ref_ws.cache,
+                path_prefix=path_prefix,
             )
             if cand_ws is not None:
                 stack.enter_context(cand_ws)
@@ -482,6 +523,7 @@ def characterize(
     patch: PatchArg,
     repo: RepoOpt = None,
     rev: RevOpt = None,
+    path_prefix: PathPrefixOpt = None,
     reverse: ReverseOpt = False,
     hunks: HunksOpt = Hunking.as_given,
     profile: ProfileOpt = PROFILE_DEFAULT,
@@ -490,6 +532,8 @@ def characterize(
     reference: ReferenceOpt = None,
     reverse_reference: ReverseReferenceOpt = False,
     exclude_tests: ExcludeTestsOpt = False,
+    artifact: PublishedArtifactsOpt = None,
+    file_order: FileOrderOpt = None,
     format: FormatOpt = Format.table,
 ) -> None:
     """Everything about one patch in one run: hunks and their methods, divergence,
@@ -504,8 +548,9 @@ def characterize(
     """
 
     def run() -> None:
+        artifacts = artifacts_for(profile, artifact, file_order)
         with ExitStack() as stack:
-            workspace = stack.enter_context(load(patch, repo, rev, reverse, hunks))
+            workspace = stack.enter_context(load(patch, repo, rev, reverse, hunks, path_prefix))
             ref_ws = None
             if reference is not None:
                 ref_ws = stack.enter_context(
@@ -516,6 +561,7 @@ def characterize(
                         reverse=reverse != reverse_reference,
                         hunking=hunks.value,
                         cache=workspace.cache,
+                        path_prefix=path_prefix,
                     )
                 )
             result = workspace.characterize(
@@ -524,6 +570,7 @@ def characterize(
                 distributed_weight=weight,
                 reference=ref_ws,
                 exclude_tests=exclude_tests,
+                artifacts=artifacts,
             )
             document = result.to_dict(lazy_pairs=True)
         emit(document, format, render_characterization)

@@ -8,6 +8,14 @@ from typing import Annotated
 
 import typer
 
+from ..errors import HunkmetricsError
+from ..metrics.birch_artifacts import (
+    ARTIFACT_NAMES,
+    KEY_ORDER,
+    LEXICAL_HUNKS,
+    PublishedArtifacts,
+    read_file_order,
+)
 from ..metrics.profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT, PROFILE_NAMES, PROFILES
 
 
@@ -132,3 +140,56 @@ ExcludeTestsOpt = Annotated[
         rich_help_panel="Localization",
     ),
 ]
+PathPrefixOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--path-prefix",
+        metavar="DIR",
+        help="The patch's paths are relative to DIR inside --repo (a monorepo's project; "
+        "Defects4J's Joda-Time patches at commits that keep the sources under JodaTime/). "
+        "Output keeps the patch's paths.",
+        rich_help_panel="Sources",
+    ),
+]
+
+
+class Artifact(StrEnum):
+    key_order = KEY_ORDER
+    lexical_hunks = LEXICAL_HUNKS
+
+
+PublishedArtifactsOpt = Annotated[
+    list[Artifact] | None,
+    typer.Option(
+        "--published-artifacts",
+        metavar="[" + "|".join(ARTIFACT_NAMES) + "]",
+        help="birch: reproduce an artifact of the published study (repeatable; "
+        "docs/metrics.md). 'key-order': same-file pairs the study's HashMap lost (12 hunks "
+        "or more) get S = 0. 'lexical-hunks': L read from the list of all hunks, "
+        "whole-file sections included, by position.",
+        rich_help_panel="Metric",
+    ),
+]
+FileOrderOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--file-order",
+        metavar="FILE",
+        help="birch: reproduce the study's file order: FILE lists the patch's paths, one a "
+        "line, in the order the study took S and F (Defects4J's modified_classes).",
+        rich_help_panel="Metric",
+    ),
+]
+
+
+def published_artifacts(
+    artifacts: list[Artifact] | None, file_order: Path | None
+) -> PublishedArtifacts:
+    """The artifacts the command line asks for (none by default)."""
+    order = None
+    if file_order is not None:
+        try:
+            order = read_file_order(file_order.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise HunkmetricsError(f"{file_order}: cannot read ({exc.strerror})") from None
+    return PublishedArtifacts.named([a.value for a in artifacts or []], order)

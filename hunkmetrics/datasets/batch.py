@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from ..documents import characterize_head
 from ..errors import HunkmetricsError, error_line
+from ..metrics.birch_artifacts import PublishedArtifacts, read_file_order
 from ..metrics.profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT
 from ..patch.parse import parse_patch, read_patch_bytes
 from ..sources.readers import FileReader, open_reader
@@ -75,7 +76,7 @@ class _Readers:
     the end of the task (at most one reader, so one `git cat-file`, per worker)."""
 
     def __init__(self) -> None:
-        self._key: tuple[str | None, str | None] | None = None
+        self._key: tuple[str | None, str | None, str | None] | None = None
         self._reader: FileReader | HunkmetricsError | None = None
 
     def get(self, item: Item) -> FileReader | None:
@@ -85,7 +86,7 @@ class _Readers:
             self.close()
             self._key = item.source_key
             try:
-                self._reader = open_reader(item.repo, item.rev)
+                self._reader = open_reader(item.repo, item.rev, item.path_prefix)
             except HunkmetricsError as exc:  # e.g. no such revision: same for the run
                 self._reader = exc
         if isinstance(self._reader, HunkmetricsError):
@@ -109,6 +110,20 @@ def _close_quietly(reader: FileReader) -> None:
         reader.close()
 
 
+def item_artifacts(item: Item) -> PublishedArtifacts | None:
+    """The study's file order, when the item's manifest row names a file-order list."""
+    if item.file_order is None:
+        return None
+    return PublishedArtifacts(file_order=read_file_order(read_text(item.file_order)))
+
+
+def read_text(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise HunkmetricsError(f"{path}: cannot read the file order ({exc.strerror})") from None
+
+
 def characterize_item(
     item: Item, settings: Settings, readers: _Readers | None = None
 ) -> dict[str, Any]:
@@ -127,6 +142,7 @@ def characterize_item(
                 profile=settings.profile,
                 cutoff=settings.cutoff,
                 distributed_weight=settings.distributed_weight,
+                artifacts=item_artifacts(item),
             )
             .to_dict()
         )

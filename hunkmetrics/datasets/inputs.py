@@ -2,7 +2,9 @@
 
 A directory holds `*.diff` / `*.patch` files (top level only); each file's name without
 its extension is its id. A manifest is a CSV with the columns `id,patch` and, optionally,
-`repo`, `rev` and `reverse`; paths in it are relative to the manifest's folder, and a
+`repo`, `rev`, `reverse`, `path_prefix` (the patch's paths are relative to that directory
+of the repository) and `file_order` (a file listing the study's file order, for the birch
+profile's published artifact); paths in it are relative to the manifest's folder, and a
 non-empty cell overrides the command line's default for that row.
 
 The whole input is checked before anything runs (header, every row, duplicate ids), so a
@@ -23,7 +25,7 @@ from ..errors import HunkmetricsError
 
 PATCH_SUFFIXES = (".diff", ".patch")
 REQUIRED_COLUMNS = ("id", "patch")
-OPTIONAL_COLUMNS = ("repo", "rev", "reverse")
+OPTIONAL_COLUMNS = ("repo", "rev", "reverse", "path_prefix", "file_order")
 _TRUE = {"true", "1", "yes", "y"}
 _FALSE = {"false", "0", "no", "n"}
 
@@ -42,11 +44,13 @@ class Item:
     rev: str | None = None
     reverse: bool = False
     data: bytes | None = None
+    path_prefix: str | None = None
+    file_order: str | None = None  # absolute path of a file-order list
 
     @property
-    def source_key(self) -> tuple[str | None, str | None]:
+    def source_key(self) -> tuple[str | None, str | None, str | None]:
         """Items with the same key can share one source reader."""
-        return self.repo, self.rev
+        return self.repo, self.rev, self.path_prefix
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class Defaults:
     repo: str | Path | None = None
     rev: str | None = None
     reverse: bool = False
+    path_prefix: str | None = None
 
 
 def _absolute(path: str | Path, base: Path | None = None) -> str:
@@ -107,6 +112,7 @@ class BatchInput:
                     repo=repo,
                     rev=rev,
                     reverse=self.defaults.reverse,
+                    path_prefix=self.defaults.path_prefix,
                 )
         else:
             yield from _manifest_rows(self.path, self.defaults)
@@ -228,6 +234,8 @@ def _manifest_rows(path: Path, defaults: Defaults, seen: set[str] | None = None)
                 repo=repo,
                 rev=rev,
                 reverse=defaults.reverse if reverse is None else reverse,
+                path_prefix=row.get("path_prefix") or defaults.path_prefix,
+                file_order=_absolute(row["file_order"], base) if row.get("file_order") else None,
             )
 
 

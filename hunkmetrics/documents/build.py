@@ -147,6 +147,7 @@ def divergence_document(
         },
         profile=result.profile,
         distributed_weight=result.distributed_weight,
+        **result.artifacts.config(),
     )
 
 
@@ -226,6 +227,7 @@ def characterize_document(
         profile=divergence.profile,
         distributed_weight=divergence.distributed_weight,
         cutoff=proximity.cutoff,
+        **divergence.artifacts.config(),
     )
 
 

@@ -22,6 +22,7 @@ from ..jsonshape import (
     const,
     enum,
 )
+from ..metrics.birch_artifacts import ARTIFACT_NAMES
 from ..metrics.divergence import DIVERGENCE
 from ..metrics.localization import LOCALIZATION
 from ..metrics.profiles import PROFILE_NAMES
@@ -76,19 +77,39 @@ EXCLUDED_FILE = Obj({"file": STR, "reason": STR})
 CHARACTERIZE_LOCALIZATION = LOCALIZATION.with_fields(first={"reference": STR})
 
 
-def _config(**settings: Leaf) -> Obj:
+def _config(**settings: Shape) -> Obj:
     return Obj({**settings, "fingerprint": FINGERPRINT})
+
+
+# The published study's artifacts, present only when reproduced (birch_artifacts.py).
+ARTIFACTS: dict[str, Shape] = {
+    "published_artifacts": Array(enum(*ARTIFACT_NAMES)),
+    "file_order": STRINGS,
+}
+
+
+def _with_artifacts(config: Obj) -> Obj:
+    """`config` with the optional artifact keys before its fingerprint."""
+    settings = {k: v for k, v in config.fields.items() if k != "fingerprint"}
+    return Obj(
+        {**settings, **ARTIFACTS, "fingerprint": FINGERPRINT},
+        config.optional | frozenset(ARTIFACTS),
+    )
 
 
 CONFIGS = {
     "hunks": _config(hunking=HUNKING, reverse=BOOL),
-    "divergence": _config(profile=PROFILE, distributed_weight=UNIT, hunking=HUNKING, reverse=BOOL),
+    "divergence": _with_artifacts(
+        _config(profile=PROFILE, distributed_weight=UNIT, hunking=HUNKING, reverse=BOOL)
+    ),
     "proximity": _config(profile=PROFILE, cutoff=COUNT, hunking=HUNKING, reverse=BOOL),
     "localization": _config(
         exclude_tests=BOOL, hunking=HUNKING, reverse_reference=BOOL, reverse_candidate=BOOL
     ),
-    "characterize": _config(
-        profile=PROFILE, distributed_weight=UNIT, cutoff=COUNT, hunking=HUNKING, reverse=BOOL
+    "characterize": _with_artifacts(
+        _config(
+            profile=PROFILE, distributed_weight=UNIT, cutoff=COUNT, hunking=HUNKING, reverse=BOOL
+        )
     ),
 }
 

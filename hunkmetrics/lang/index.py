@@ -10,6 +10,7 @@ from typing import Literal
 import tree_sitter as ts
 
 from .hooks.base import Placement
+from .javaparser_shape import ShapedTree
 from .languages import Language
 from .names import clean_type, join, text
 from .parents import parents_of
@@ -73,6 +74,7 @@ class ParseCache:
     trees: dict[tuple[str, str], ts.Tree] = field(default_factory=dict)
     indexes: dict[tuple[str, str, str, str | None], FileIndex] = field(default_factory=dict)
     fragments: dict[tuple[object, ...], object] = field(default_factory=dict)
+    shaped: dict[tuple[str, str], ShapedTree | None] = field(default_factory=dict)
     parses: int = 0
 
     def tree(self, language: Language, data: bytes) -> ts.Tree:
@@ -81,6 +83,14 @@ class ParseCache:
             self.trees[key] = language.parser().parse(data)
             self.parses += 1
         return self.trees[key]
+
+    def birch_tree(self, language: Language, data: bytes) -> ShapedTree | None:
+        """The language's birch tree of `data` (`Hooks.birch_tree`; None where it has
+        none), built once per distinct text from this cache's parse."""
+        key = (language.name, hashlib.sha1(data).hexdigest())
+        if key not in self.shaped:
+            self.shaped[key] = language.hooks.birch_tree(data, lambda d: self.tree(language, d))
+        return self.shaped[key]
 
     def index(
         self, language: Language, path: str, data: bytes, package: str | None = None

@@ -35,14 +35,15 @@ recursion, so deep nesting is safe) in time linear in the tree's size.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 import tree_sitter as ts
-
-from .languages import parser
+import tree_sitter_java
 
 # ---- the rules -----------------------------------------------------------------------
 
@@ -321,13 +322,12 @@ def _last_line(node: ts.Node) -> int:
 def _children(node: ts.Node) -> list[tuple[ts.Node, str | None]]:
     out: list[tuple[ts.Node, str | None]] = []
     cursor = node.walk()
-    if cursor.goto_first_child():
-        while True:
-            child = cursor.node
-            assert child is not None
+    more = cursor.goto_first_child()
+    while more:
+        child = cursor.node
+        if child is not None:  # always, on a child
             out.append((child, cursor.field_name))
-            if not cursor.goto_next_sibling():
-                break
+        more = cursor.goto_next_sibling()
     return out
 
 
@@ -352,27 +352,24 @@ def _role(parent_type: str, child: ts.Node, field: str | None) -> int:
 
 class _Builder:
     def __init__(self) -> None:
-        self.parent: list[int] = []
-        self.depth: list[int] = []
-        self.begin: list[int] = []
-        self.end: list[int] = []
-        self.kind: list[int] = []
+        # one row per node: (parent, depth, begin, end, kind id); one append per node
+        self.nodes: list[tuple[int, int, int, int, int]] = []
         self.kind_ids: dict[str, int] = {}
         self.stack: list[tuple[int, _Spec]] = []
 
     def emit(self, kind: str, begin: int, end: int, parent: int) -> int:
-        index = len(self.parent)
-        kind_id = self.kind_ids.setdefault(kind, len(self.kind_ids))
-        self.parent.append(parent)
-        self.depth.append(self.depth[parent] + 1 if parent >= 0 else 0)
-        self.begin.append(begin)
-        self.end.append(end)
-        self.kind.append(kind_id)
+        nodes = self.nodes
+        index = len(nodes)
+        kind_id = self.kind_ids.get(kind)
+        if kind_id is None:
+            kind_id = self.kind_ids[kind] = len(self.kind_ids)
+        depth = nodes[parent][1] + 1 if parent >= 0 else 0
+        nodes.append((parent, depth, begin, end, kind_id))
         return index
 
     def push(self, parent: int, specs: list[_Spec]) -> None:
         """Schedule `specs` as children of `parent`, in order."""
-        self.stack.extend((parent, spec) for spec in reversed(specs))
+        self.stack.extend([(parent, spec) for spec in reversed(specs)])
 
     def build(self, root: ts.Node, last_line: int) -> ShapedTree:
         index = self.emit("CompilationUnit", 1, last_line or _last_line(root), -1)
@@ -386,18 +383,14 @@ class _Builder:
                 node, role = spec
                 self._visit(node, role, parent)
 
-        def arr(values: list[int]) -> IntArray:
-            return np.asarray(values, dtype=np.int32)
-
+        table = np.asarray(self.nodes, dtype=np.int32).reshape(-1, 5)
         kinds = tuple(sorted(self.kind_ids, key=self.kind_ids.__getitem__))
+
+        def column(k: int) -> IntArray:
+            return np.ascontiguousarray(table[:, k])
+
         return ShapedTree(
-            arr(self.parent),
-            arr(self.depth),
-            arr(self.begin),
-            arr(self.end),
-            arr(self.kind),
-            kinds,
-            root.has_error,
+            column(0), column(1), column(2), column(3), column(4), kinds, root.has_error
         )
 
     # ---- specs --------------------------------------------------------------------
@@ -405,35 +398,37 @@ class _Builder:
     def _child_specs(self, node: ts.Node) -> list[_Spec]:
         """The JavaParser children of `node`, wrappers spliced in, each with its role."""
         out: list[_Spec] = []
-        # a wrapper's children are spliced in place: an explicit stack of child lists
-        # (not recursion) so that chains of wrappers nest to any depth
-        pending: list[list[tuple[ts.Node, str | None, str]]] = [
-            [(c, f, node.type) for c, f in reversed(_children(node))]
+        # a wrapper's children are spliced in place: an explicit stack of (parent type,
+        # children, next position) frames (not recursion), so that chains of wrappers
+        # nest to any depth
+        pending: list[tuple[str, list[tuple[ts.Node, str | None]], int]] = [
+            (node.type, _children(node), 0)
         ]
         while pending:
-            frame = pending[-1]
-            if not frame:
-                pending.pop()
-                continue
-            child, field, parent_type = frame.pop()
-            if not child.is_named:
-                if child.type == ";" and (
-                    parent_type in STATEMENT_PARENTS or field in STATEMENT_FIELDS
-                ):
-                    line = _first_line(child)
-                    out.append(("EmptyStmt", line, line, []))
-                elif parent_type == "modifiers":
-                    line = _first_line(child)
-                    out.append(("Modifier", line, line, []))
-                continue
-            ctype = child.type
-            if ctype in DROPPED:
-                continue
-            role = _role(parent_type, child, field)
-            if ctype in WRAPPERS or (role == _COND and ctype == "parenthesized_expression"):
-                pending.append([(c, f, ctype) for c, f in reversed(_children(child))])
-                continue
-            out.append((child, role))
+            parent_type, kids, position = pending.pop()
+            count = len(kids)
+            while position < count:
+                child, field = kids[position]
+                position += 1
+                if not child.is_named:
+                    if child.type == ";" and (
+                        parent_type in STATEMENT_PARENTS or field in STATEMENT_FIELDS
+                    ):
+                        line = _first_line(child)
+                        out.append(("EmptyStmt", line, line, []))
+                    elif parent_type == "modifiers":
+                        line = _first_line(child)
+                        out.append(("Modifier", line, line, []))
+                    continue
+                ctype = child.type
+                if ctype in DROPPED:
+                    continue
+                role = _role(parent_type, child, field)
+                if ctype in WRAPPERS or (role == _COND and ctype == "parenthesized_expression"):
+                    pending.append((parent_type, kids, position))  # resume after it
+                    pending.append((ctype, _children(child), 0))
+                    break
+                out.append((child, role))
         return out
 
     def _simple_name(self, node: ts.Node) -> _Synthetic:
@@ -870,9 +865,28 @@ def file_last_line(source: bytes) -> int:
     return max(1, source.count(b"\n") + (0 if source.endswith(b"\n") else 1))
 
 
+def javaparser_lines(source: bytes) -> bytes:
+    """The source with JavaParser's line ends: it also ends a line at a lone CR, which
+    tree-sitter does not, so CRLF and CR become LF before parsing."""
+    if b"\r" in source:
+        return source.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return source
+
+
+def shape_parsed(source: bytes, parse: Callable[[bytes], ts.Tree]) -> ShapedTree:
+    """The JavaParser-shaped tree of Java `source`, parsed by `parse` (a parse cache's,
+    so the tree-sitter parse is shared) after `javaparser_lines`."""
+    source = javaparser_lines(source)
+    return reshape(parse(source).root_node, file_last_line(source))
+
+
+@cache
+def _java_parser() -> ts.Parser:
+    # The grammar module directly: importing .languages here would close an import cycle
+    # (languages loads the hooks, the Java hooks use this module).
+    return ts.Parser(ts.Language(tree_sitter_java.language()))
+
+
 def shape_java(source: bytes) -> ShapedTree:
     """Parse Java source with tree-sitter-java and reshape it."""
-    if b"\r" in source:  # JavaParser also ends lines at a lone CR; tree-sitter does not
-        source = source.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    tree = parser("java").parse(source)
-    return reshape(tree.root_node, file_last_line(source))
+    return shape_parsed(source, _java_parser().parse)

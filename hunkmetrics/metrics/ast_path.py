@@ -34,6 +34,15 @@ def hunk_span(new_start: int, new_count: int, line_count: int) -> tuple[int, int
     return start, end
 
 
+def hunk_span_without_context(new_start: int, new_count: int) -> tuple[int, int]:
+    """The span of a hunk with no context lines (a `-U0` diff), where the formula's
+    3-line context is absent: its post-image lines; a pure deletion after line S
+    (`+S,0`) gets S + 1 .. S, a span between two lines as in `hunk_span`."""
+    if new_count == 0:
+        return new_start + 1, new_start
+    return new_start, new_start + new_count - 1
+
+
 def anchor(tree: ShapedTree, start: int, end: int) -> int:
     """The node covering lines start..end with the fewest lines; on a tie the first in
     pre-order (the outermost); the root when no node covers the span."""

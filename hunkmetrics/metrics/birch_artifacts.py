@@ -7,11 +7,17 @@
    not numeric, so some pairs get S = 0 (`lost_pairs`).
 2. File order: S and F followed Defects4J's `modified_classes` order of the files while L
    followed the patch's order (`study_order`, `remap`).
+3. Lexical hunk list: L was computed over every hunk of the patch, whole-file sections
+   included (files absent from the post-image, which S, F and the hunk count leave out),
+   and its rows read by position: row (i, j) of the n counted hunks carries L of the i-th
+   and j-th hunks of the full list (Closure_169, Codec_13, Jsoup_71).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -80,3 +86,85 @@ def remap(matrix: npt.NDArray[np.float64], order: Sequence[int]) -> npt.NDArray[
     L of patch pair (i, j) but S and F of `remap`'s (i, j)."""
     index = np.asarray(order, dtype=np.int64)
     return matrix[np.ix_(index, index)]
+
+
+KEY_ORDER = "key-order"
+LEXICAL_HUNKS = "lexical-hunks"
+ARTIFACT_NAMES = (KEY_ORDER, LEXICAL_HUNKS)  # those that need no input (--published-artifacts)
+
+BoolMatrix = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class PublishedArtifacts:
+    """Which of the study's artifacts to reproduce (none by default: the intended metric).
+
+    - `key_order`: same-file pairs whose key the study's HashMap lost get S = 0;
+    - `file_order`: the study's order of the patch's files (paths as in the patch); S, F
+      and g of each published row then come from the pair at the study's positions while
+      L stays in patch order;
+    - `lexical_hunks`: L of counted pair (i, j) is L of the i-th and j-th hunks of all
+      the patch's content hunks, whole-file sections included."""
+
+    key_order: bool = False
+    file_order: tuple[str, ...] | None = None
+    lexical_hunks: bool = False
+
+    def __bool__(self) -> bool:
+        return self.key_order or self.lexical_hunks or self.file_order is not None
+
+    @classmethod
+    def named(
+        cls, names: Sequence[str], file_order: Sequence[str] | None = None
+    ) -> PublishedArtifacts:
+        """The artifacts called `names` (ARTIFACT_NAMES), with an optional file order."""
+        unknown = sorted(set(names) - set(ARTIFACT_NAMES))
+        if unknown:
+            raise ValueError(f"unknown published artifact(s) {', '.join(unknown)}")
+        return cls(
+            key_order=KEY_ORDER in names,
+            file_order=tuple(file_order) if file_order is not None else None,
+            lexical_hunks=LEXICAL_HUNKS in names,
+        )
+
+    def config(self) -> dict[str, Any]:
+        """The document config keys for the artifacts in force (none when none are)."""
+        out: dict[str, Any] = {}
+        names = [KEY_ORDER] * self.key_order + [LEXICAL_HUNKS] * self.lexical_hunks
+        if names:
+            out["published_artifacts"] = names
+        if self.file_order is not None:
+            out["file_order"] = list(self.file_order)
+        return out
+
+    def unknown_files(self, paths: Sequence[str]) -> list[str]:
+        """The `file_order` entries that name none of `paths` (typos, files not counted)."""
+        known = set(paths)
+        return [path for path in self.file_order or () if path not in known]
+
+    def apply(
+        self,
+        paths: Sequence[str],
+        structural: npt.NDArray[np.float64],
+        file: npt.NDArray[np.float64],
+        same_file: BoolMatrix,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], BoolMatrix]:
+        """S, F and the same-file mask (pair matrices over the counted hunks, whose files
+        are `paths`, in patch order) as the published rows carry them."""
+        if self.file_order is not None:
+            order = study_order(paths, self.file_order)
+            index = np.asarray(order, dtype=np.int64)
+            structural, file = remap(structural, order), remap(file, order)
+            same_file = same_file[np.ix_(index, index)]
+        if self.key_order:
+            structural = structural.copy()
+            for i, j in lost_pairs(len(paths)):
+                if same_file[i, j]:
+                    structural[i, j] = structural[j, i] = 0.0
+        return structural, file, same_file
+
+
+def read_file_order(text: str) -> tuple[str, ...]:
+    """A file-order list: one patch path a line; blank lines and `#` comments skipped."""
+    lines = (line.strip() for line in text.splitlines())
+    return tuple(line for line in lines if line and not line.startswith("#"))

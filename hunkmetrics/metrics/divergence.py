@@ -13,6 +13,7 @@ from ..jsonshape import COUNT, COUNTS, UNIT, Array, Nullable, Obj, enum
 from ..lang.index import ParseCache
 from ..patch.model import FileDiff, Hunk, Patch
 from ..sources.resolve import Sources
+from .birch_artifacts import PublishedArtifacts
 from .profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT, PROFILE_NAMES, PairInputs, Profile
 from .profiles import profile as get_profile
 
@@ -71,6 +72,7 @@ class DivergenceResult:
     distributed_weight: float = DISTRIBUTED_WEIGHT
     excluded_hunks: tuple[int, ...] = ()
     warnings: tuple[str, ...] = field(default=())
+    artifacts: PublishedArtifacts = field(default_factory=PublishedArtifacts)
 
     @property
     def hunk_count(self) -> int:
@@ -191,13 +193,18 @@ def compute_divergence(
     *,
     profile: str | Profile = DEFAULT_PROFILE,
     distributed_weight: float | None = None,
+    artifacts: PublishedArtifacts | None = None,
 ) -> DivergenceResult:
     """Div(P) = ln(n) · mean over pairs of L·(S + g·F)/(1 + g) (see docs/metrics.md), with
-    L, S, F and the counted hunks as the profile says; g defaults to the profile's."""
+    L, S, F and the counted hunks as the profile says; g defaults to the profile's.
+    `artifacts` reproduces the published study's artifacts (birch only; default none)."""
     prof = get_profile(profile)
     weight = prof.distributed_weight if distributed_weight is None else distributed_weight
     if weight < 0:
         raise ValueError("the distributed weight must be ≥ 0")
+    artifacts = artifacts or PublishedArtifacts()
+    if artifacts and not prof.reproduces_published_artifacts:
+        raise ValueError(f"the published artifacts are the birch study's, not {prof.name}'s")
     hunks, dropped = prof.counted_hunks(patch)
     inputs = PairInputs(patch, hunks, sources, cache if cache is not None else ParseCache())
     if dropped:
@@ -205,9 +212,20 @@ def compute_divergence(
     n = len(hunks)
     pair_i, pair_j = np.triu_indices(n, k=1)
     lexical = prof.lexical(inputs)
+    if artifacts.lexical_hunks and dropped:
+        every = [(hunk, file_diff) for file_diff in patch.content_files for hunk in file_diff.hunks]
+        lexical = prof.lexical(PairInputs(patch, every, sources, inputs.cache))[:n, :n]
     structural = prof.structural(inputs)
     paths = [file_diff.path for _, file_diff in hunks]
     file_matrix, same_file = _file_matrices(paths, prof)
+    if artifacts:
+        inputs.warnings.extend(
+            f"file order: {path} is not a file of the counted hunks"
+            for path in artifacts.unknown_files(paths)
+        )
+        structural, file_matrix, same_file = artifacts.apply(
+            paths, structural, file_matrix, same_file
+        )
     lex = lexical[pair_i, pair_j]
     struct = structural[pair_i, pair_j]
     fil = file_matrix[pair_i, pair_j]
@@ -229,6 +247,7 @@ def compute_divergence(
         distributed_weight=weight,
         excluded_hunks=tuple(dropped),
         warnings=tuple(inputs.warnings),
+        artifacts=artifacts,
     )
 
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Protocol
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
 
 from ..errors import MissingExtraError
+
+MISSING_BIRCH = 'the birch profile needs NLTK: pip install "hunkmetrics[birch]"'
 
 
 def intern_tokens(sequences: Sequence[Sequence[str]]) -> list[str]:
@@ -100,27 +101,23 @@ def sentence_bleu4(reference: NgramProfile, hypothesis: NgramProfile) -> float:
     return penalty * math.exp(math.fsum(logs))
 
 
-class _Tokenizer(Protocol):
-    def tokenize(self, text: str) -> list[str]: ...
-
-
 @cache
-def _word_tokenizer() -> _Tokenizer:
-    # NLTK is the `birch` extra: imported only when a birch lexical term is computed.
+def _tokenize() -> Callable[[str], list[str]]:
+    # NLTK and the Punkt model are the `birch` extra: imported only when a birch lexical
+    # term is computed.
     try:
-        from nltk.tokenize import NLTKWordTokenizer  # type: ignore[import-untyped]
+        from .punkt import english_parameters, punkt_word_tokenize
     except ImportError:
-        raise MissingExtraError(
-            'the birch profile needs NLTK: pip install "hunkmetrics[birch]"'
-        ) from None
-    tokenizer: _Tokenizer = NLTKWordTokenizer()
-    return tokenizer
+        raise MissingExtraError(MISSING_BIRCH) from None
+    english_parameters()  # fails now, not on the first text, without the Punkt model
+    return punkt_word_tokenize
 
 
 def bleu_tokens(text: str) -> list[str]:
-    """NLTK's word_tokenize(text, preserve_line=True): the Treebank-style tokenizer without
-    sentence splitting, so no tokenizer data is ever downloaded."""
-    return _word_tokenizer().tokenize(text)
+    """NLTK's `word_tokenize(text)`: Punkt sentence splitting with the English model,
+    then the Treebank-style word tokenizer, as the study tokenized; offline
+    (metrics/punkt.py)."""
+    return _tokenize()(text)
 
 
 def bleu_distance_pairs(texts: Sequence[str]) -> np.ndarray:

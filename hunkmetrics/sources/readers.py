@@ -151,6 +151,32 @@ class GitRevisionReader:
             self.close()
 
 
-def open_reader(repo: str | Path, rev: str | None = None) -> FileReader:
-    """A working-tree reader, or a git-revision reader when `rev` is given."""
-    return GitRevisionReader(repo, rev) if rev else WorktreeReader(repo)
+class PrefixedReader:
+    """Another reader's files under a directory: the patch's path `p` is read as
+    `prefix/p` (a patch made relative to a subdirectory, a monorepo's project, or
+    Defects4J's Joda-Time patches for commits whose sources sit under `JodaTime/`)."""
+
+    def __init__(self, inner: FileReader, prefix: str) -> None:
+        self.inner = inner
+        self.prefix = _safe(prefix.strip("/"))
+        self.description = f"{inner.description}, paths under {self.prefix}/"
+
+    def read(self, path: str) -> bytes | None:
+        return self.inner.read(f"{self.prefix}/{_safe(path)}")
+
+    def exists(self, path: str) -> bool:
+        return self.inner.exists(f"{self.prefix}/{_safe(path)}")
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def open_reader(
+    repo: str | Path, rev: str | None = None, path_prefix: str | None = None
+) -> FileReader:
+    """A working-tree reader, or a git-revision reader when `rev` is given; with
+    `path_prefix`, the patch's paths are relative to that directory of the tree."""
+    reader: FileReader = GitRevisionReader(repo, rev) if rev else WorktreeReader(repo)
+    if path_prefix and path_prefix.strip("/"):
+        return PrefixedReader(reader, path_prefix)
+    return reader

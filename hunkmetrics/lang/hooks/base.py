@@ -6,12 +6,13 @@ exports the instance as `HOOKS`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 import tree_sitter as ts
 
+from ..javaparser_shape import ShapedTree
 from ..names import SPACE_RE, text
 from ..paths import directory_package
 
@@ -49,6 +50,8 @@ class Hooks:
     # A callable found outside every type in a diff fragment is error recovery's
     # invention (true for languages whose methods can only live in types).
     callables_need_type: bool = False
+    # Whether `birch_tree` gives a tree (the BIRCH study measured Java only).
+    has_birch_tree: bool = False
 
     def callable_name(self, node: ts.Node) -> str | None:
         """The bare name of a callable node, or None when it is not a named callable."""
@@ -99,4 +102,10 @@ class Hooks:
     def fragment_header(self, section: str, path: str) -> FragmentHeader | None:
         """A line to wrap around a hunk's lines (from the hunk's section heading or the
         path) so that they parse, or None to parse them without one."""
+        return None
+
+    def birch_tree(self, data: bytes, parse: Callable[[bytes], ts.Tree]) -> ShapedTree | None:
+        """The tree the birch profile's structural term is measured on (the study's
+        parser's node shape), from the file's bytes and a parse function; None where the
+        study defined none (every language but Java)."""
         return None

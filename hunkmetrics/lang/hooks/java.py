@@ -1,14 +1,15 @@
-"""Java: parameters by declared type, the declared package, and the class a fragment
-is wrapped in."""
+"""Java: parameters by declared type, the declared package, the class a fragment is
+wrapped in, and the JavaParser-shaped tree the birch profile measures."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
 import tree_sitter as ts
 
+from ..javaparser_shape import ShapedTree, shape_parsed
 from ..names import clean_type, text
 from ..paths import dotted_directory
 from .base import FragmentHeader, Hooks
@@ -19,6 +20,7 @@ _PACKAGE_RE = re.compile(r"^\s*package\s+([\w.]+)\s*;")
 
 class JavaHooks(Hooks):
     callables_need_type = True
+    has_birch_tree = True
 
     def parameters(self, node: ts.Node) -> list[str]:
         params = node.child_by_field_name("parameters")
@@ -58,6 +60,9 @@ class JavaHooks(Hooks):
         match = _TYPE_RE.search(section)
         header = section if match and section.rstrip().endswith("{") else None
         return FragmentHeader(header or f"class {PurePosixPath(path).stem} {{", opens_type=True)
+
+    def birch_tree(self, data: bytes, parse: Callable[[bytes], ts.Tree]) -> ShapedTree:
+        return shape_parsed(data, parse)  # JavaParser's node shape, as the study measured
 
 
 HOOKS = JavaHooks()

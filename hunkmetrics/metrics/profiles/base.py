@@ -69,7 +69,9 @@ class Profile:
     - `package_rule`: the package a proximity class compares, from a file path;
     - `cutoff`: the Sprawl cutoff, or None for floor(median package depth / 2);
     - `file_capped`: whether the file-level distance F is capped at 1;
-    - `distributed_weight`: the default g for hunks in different files."""
+    - `distributed_weight`: the default g for hunks in different files;
+    - `reproduces_published_artifacts`: whether the published study's artifacts
+      (birch_artifacts.PublishedArtifacts) can be asked of this profile."""
 
     name: str
     summary: str
@@ -80,6 +82,7 @@ class Profile:
     cutoff: int | None
     file_capped: bool
     distributed_weight: float = DISTRIBUTED_WEIGHT
+    reproduces_published_artifacts: bool = False
 
     def counts_status(self, status: FileStatus) -> bool:
         """Whether the hunks of a file section with this status count (birch: not those

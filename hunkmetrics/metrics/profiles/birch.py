@@ -1,8 +1,10 @@
-"""The `birch` profile: the published Hunk4J definitions (Birch et al.).
+"""The `birch` profile: the published Hunk4J definitions (Birch et al.), exactly as the
+study computed them (../shared/spec/birch-exact.md, docs/metrics.md).
 
-1 - BLEU for L, AST path distance for S, whole-file sections left out, packages as the
-path without its first and last segments, Sprawl cutoff 3, F uncapped (the published
-scripts' quirk: two paths with no common first segment score 1 + 1/m)."""
+1 - BLEU on Punkt-split NLTK tokens for L; for S the AST path distance between the hunks'
+anchors in the post-image's JavaParser-shaped tree; whole-file sections left out; packages
+as the path without its first and last segments; Sprawl cutoff 3; F uncapped (the
+published scripts' quirk: two paths with no common first segment score 1 + 1/m)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,12 @@ from pathlib import PurePosixPath
 
 import numpy as np
 
-from ..features import hunk_text
+from ...lang.languages import rules_for_path
+from ...patch.model import Hunk, LineKind
+from ..ast_path import FileStructure, hunk_span, hunk_span_without_context, post_line_count
+from ..features import hunk_text, patch_features
 from ..lexical import bleu_distance_pairs
-from ..structural import ast_path_distance_matrix
+from ..structural import bag_distance_matrix
 from .base import PairInputs, Profile
 
 
@@ -22,12 +27,69 @@ def bleu_distance(inputs: PairInputs) -> np.ndarray:
 
 
 def ast_path_distance(inputs: PairInputs) -> np.ndarray:
-    """S: AST path distance between same-file hunks' anchors; 1 across files."""
-    matrix, notes = ast_path_distance_matrix(
-        inputs.patch, inputs.hunks, inputs.sources, inputs.cache
+    """S: for two hunks of one file, ln(1 + edges between their anchors) / ln(1 + the
+    tree's diameter) in the post-image's birch tree (JavaParser's shape); 1 across files.
+    Same-file pairs without that tree (no source, or a language other than Java) get the
+    default edit-bag distance, with a warning."""
+    n = len(inputs.hunks)
+    out = np.ones((n, n))
+    np.fill_diagonal(out, 0.0)
+    by_file: dict[str, list[int]] = {}
+    for k, (_, file_diff) in enumerate(inputs.hunks):
+        by_file.setdefault(file_diff.path, []).append(k)
+    no_source: list[int] = []
+    for path, members in by_file.items():
+        if len(members) < 2:
+            continue  # no same-file pair: no tree needed
+        file_diff = inputs.hunks[members[0]][1]
+        rules = rules_for_path(path)
+        if rules is None or not rules.hooks.has_birch_tree:
+            inputs.warnings.append(
+                f"birch's AST term is defined for Java only; {path}: S uses the default "
+                "edit-bag distance for its same-file pairs"
+            )
+            _edit_bags(inputs, members, out)
+            continue
+        texts = inputs.sources.texts(file_diff) if inputs.sources is not None else None
+        post = texts.post if texts is not None else None
+        tree = inputs.cache.birch_tree(rules, post) if post is not None else None
+        if post is None or tree is None:
+            no_source.extend(members)
+            _edit_bags(inputs, members, out)
+            continue
+        if tree.has_error:
+            inputs.warnings.append(
+                f"{path}: the post-image does not parse cleanly; birch's AST distances in "
+                "this file are measured on a partly recovered tree"
+            )
+        lines = post_line_count(post.decode("utf-8", errors="replace"))
+        spans = [post_span(inputs.hunks[k][0], lines) for k in members]
+        out[np.ix_(members, members)] = FileStructure.of(tree).pair_matrix(spans)
+    if no_source:
+        inputs.warnings.append(
+            f"hunks {','.join(str(inputs.hunks[k][0].index) for k in sorted(no_source))}: "
+            "birch AST distance needs the file's source (--repo); used the default "
+            "edit-bag distance for their same-file pairs"
+        )
+    return out
+
+
+def post_span(hunk: Hunk, line_count: int) -> tuple[int, int]:
+    """The hunk's post-image span: the study's formula (`hunk_span`, made for git's 3
+    context lines); for a hunk without any context line (`-U0`), its own lines."""
+    if all(line.kind is not LineKind.CONTEXT for line in hunk.lines):
+        return hunk_span_without_context(hunk.new_start, hunk.new_lines)
+    return hunk_span(hunk.new_start, hunk.new_lines, line_count)
+
+
+def _edit_bags(inputs: PairInputs, members: list[int], out: np.ndarray) -> None:
+    """The default profile's S for the pairs among `members` (one file's hunks)."""
+    feats = patch_features(
+        inputs.patch, [inputs.hunks[k] for k in members], inputs.sources, inputs.cache
+    ).hunks
+    out[np.ix_(members, members)] = bag_distance_matrix(
+        [f.bag for f in feats], [f.language for f in feats]
     )
-    inputs.warnings.extend(notes)
-    return matrix
 
 
 def inner_segments(path: str) -> tuple[str, ...]:
@@ -45,4 +107,5 @@ BIRCH = Profile(
     package_rule=inner_segments,
     cutoff=3,
     file_capped=False,
+    reproduces_published_artifacts=True,
 )
