@@ -107,13 +107,16 @@ class Tokens:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What the harness says about the attempt (never read from the agent's own log)."""
+    """What the harness says about the attempt (never read from the agent's own log).
+
+    `failing_tests` names the tests failing after the patch (`Class::method`) when known."""
 
     compiled: bool | None = None
     failing_before: int | None = None
     failing_after: int | None = None
     exit_status: str | None = None
     source: str = ""
+    failing_tests: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
