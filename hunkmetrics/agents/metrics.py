@@ -310,8 +310,14 @@ def edit_text(action: Action) -> str | None:
 
 
 def _hits_text(text: str, lines: Sequence[str]) -> bool:
-    have = {line.strip() for line in text.splitlines()}
-    return any(line in have for line in lines)
+    """True when a line of the edit's old text (3+ characters, not punctuation only) is
+    part of one of the hunk's lines, or one of them is part of it."""
+    olds = [
+        t
+        for line in text.splitlines()
+        if len(t := line.strip()) >= 3 and any(ch.isalnum() for ch in t)
+    ]
+    return any(old in line or line in old for old in olds for line in lines)
 
 
 def _touches(action: Action, site: HunkSite, workdir: str | None) -> bool:
@@ -319,8 +325,9 @@ def _touches(action: Action, site: HunkSite, workdir: str | None) -> bool:
 
 
 def hunk_reach(attempt: Attempt, sites: Sequence[HunkSite]) -> list[HunkReach]:
-    """For every developer hunk, the first action that read its file, that read (a range
-    covering) or searched for its method, and that edited it. Give the attempt with
+    """For every developer hunk, the first action that read its file, that read its method
+    (the whole file, or a line range overlapping the method's span) or searched for the
+    method's name, and that edited it. Give the attempt with
     semantic categories (`classify(attempt, "semantic")`). Paths are matched by suffix
     (`same_file`): commands run after a `cd` are matched only when they name the file
     with enough of its path."""
@@ -334,10 +341,13 @@ def hunk_reach(attempt: Attempt, sites: Sequence[HunkSite]) -> list[HunkReach]:
             if action.category == READ and touches:
                 if read_file is None:
                     read_file = Reach(action.index, _seconds(action, attempt))
-                if read_method is None and site.method_span is not None:
-                    span = read_range(action)
-                    lo, hi = site.method_span
-                    if span is None or (span[0] <= hi and span[1] >= lo):
+                if read_method is None and site.method is not None:
+                    span = read_range(action)  # None: the whole file, method included
+                    if span is None or (
+                        site.method_span is not None
+                        and span[0] <= site.method_span[1]
+                        and span[1] >= site.method_span[0]
+                    ):
                         read_method = Reach(action.index, _seconds(action, attempt))
             elif action.category in SEARCH and read_method is None and name:
                 pattern = re.compile(rf"\b{re.escape(name)}\b")

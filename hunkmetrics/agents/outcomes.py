@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from xml.parsers import expat
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -64,17 +65,27 @@ def _reject(*_: object) -> None:
     raise OutcomeError("XML with a DTD or entity declarations is not read")
 
 
+def _reject_external(*_: object) -> int:
+    raise OutcomeError("XML with external entities is not read")
+
+
 def _parse_xml(data: bytes, source: str) -> ET.Element:
+    """Parse with expat into an ElementTree, refusing DTDs and entity declarations (no
+    entity expansion, no external fetches)."""
     if _DTD.search(data):
         raise OutcomeError(f"{source}: XML with a DTD or entity declarations is not read")
-    parser = ET.XMLParser()
-    expat = parser.parser
-    expat.StartDoctypeDeclHandler = _reject
-    expat.EntityDeclHandler = _reject
+    builder = ET.TreeBuilder()
+    parser = expat.ParserCreate()
+    parser.StartDoctypeDeclHandler = _reject
+    parser.EntityDeclHandler = _reject
+    parser.ExternalEntityRefHandler = _reject_external
+    parser.StartElementHandler = builder.start
+    parser.EndElementHandler = builder.end
+    parser.CharacterDataHandler = builder.data
     try:
-        parser.feed(data)
-        return parser.close()
-    except ET.ParseError as exc:
+        parser.Parse(data, True)
+        return builder.close()
+    except (expat.ExpatError, AssertionError, IndexError) as exc:
         raise OutcomeError(f"{source}: not well-formed XML: {exc}") from exc
 
 
