@@ -16,6 +16,7 @@ from hunkmetrics.datasets.executors import make_executor, one_line
 from hunkmetrics.datasets.inputs import Defaults, open_input
 from hunkmetrics.datasets.records import JsonlWriter, encode_record
 from hunkmetrics.datasets.scheduler import run_tasks
+from hunkmetrics.errors import HunkmetricsError
 
 
 def read_references(
@@ -64,7 +65,10 @@ def evaluate_runs(
     record per line to `out` (stdout when None). With `resume`, runs already in `out`
     are skipped; `jobs` > 1 uses that many worker processes."""
     runs = read_runs(runs_path)
-    writer = JsonlWriter(out, resume=resume) if out is not None else None
+    try:
+        writer = JsonlWriter(out, resume=resume) if out is not None else None
+    except FileExistsError as exc:
+        raise HunkmetricsError(str(exc)) from None
     done = writer.done_ids if writer is not None else set()
     todo = [r for r in runs if r.id not in done]
     summary = Summary(len(runs), len(runs) - len(todo), 0, 0, 0)

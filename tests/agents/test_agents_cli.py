@@ -1,0 +1,209 @@
+"""The `agents` commands end to end: evaluate (directory and manifest layouts, resume,
+two jobs, schema), actions and export."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from typer.testing import CliRunner
+
+from hunkmetrics.cli.app import app
+from hunkmetrics.documents.shapes import schema
+
+from .fixture_paths import FIXTURES, ROOT
+
+EVAL = FIXTURES / "evaluate"
+runner = CliRunner()
+
+
+def _invoke(*args: str) -> Any:
+    return runner.invoke(app, list(args))
+
+
+def _lines(path: Path) -> dict[str, dict[str, Any]]:
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    validator = jsonschema.Draft202012Validator(schema("attempt"))
+    for record in records:
+        validator.validate(record)
+    return {r["id"]: r for r in records}
+
+
+def test_evaluate_a_runs_directory(tmp_path: Path) -> None:
+    out = tmp_path / "attempts.jsonl"
+    result = _invoke(
+        "agents",
+        "evaluate",
+        str(EVAL / "runs"),
+        "--reference",
+        str(EVAL / "dev"),
+        "--out",
+        str(out),
+    )
+    assert result.exit_code == 0, result.output
+    records = _lines(out)
+    assert sorted(records) == ["claude/Chart-1", "codex/Chart-1", "qwen/Chart-1"]
+
+    claude = records["claude/Chart-1"]
+    # Before: 2 failing tests; after: 0. The patch changes Foo.java (the developer's only
+    # file) and adds scratch/Repro.java.
+    assert (claude["compiled"], claude["repaired"], claude["regression_reduction"]) == (
+        True,
+        True,
+        2,
+    )
+    assert claude["ls"] is True
+    assert claude["patch"]["source"].startswith("file: ")
+    assert claude["localization"]["extra_files"] == ["scratch/Repro.java"]
+    assert (claude["tool_calls"], claude["actions"]) == (8, 10)
+    # Session starts 13:00:00; Read of Foo.java at 13:00:25 (action 3, whole file, so the
+    # method too); the Edit replacing `if (x > 0)` at 13:01:10 (action 7).
+    (hunk,) = claude["hunks"]
+    assert hunk["read_file"] == {"action": 3, "at_s": 25.0}
+    assert hunk["read_method"] == {"action": 3, "at_s": 25.0}
+    assert hunk["edited"] == {"action": 7, "at_s": 70.0}
+    assert hunk["edit_match"] == "text"
+    # Edit (7) then `defects4j test` (9): one cycle, and the last edit was validated.
+    assert claude["cycles"] == {
+        "count": 1,
+        "edits": 1,
+        "validations": 2,
+        "last_edit_validated": True,
+    }
+    # usage counted once per message.id; input includes cache reads and writes.
+    tokens = claude["tokens"]
+    assert (
+        tokens["input"] == tokens["input_uncached"] + tokens["cache_read"] + tokens["cache_write"]
+    )
+    assert tokens["total"] == tokens["input"] + tokens["output"]
+
+    codex = records["codex/Chart-1"]
+    # defects4j reported a compile failure and the rollout has no patch.
+    assert (codex["compiled"], codex["repaired"], codex["regression_reduction"], codex["ls"]) == (
+        False,
+        False,
+        None,
+        False,
+    )
+    assert codex["patch"] == {"source": "none", "empty": True, "files": [], "error": None}
+
+    assert records["qwen/Chart-1"]["error"].endswith("malformed or truncated JSON: Expecting value")
+    assert "1 of 3 runs could not be evaluated" in result.stderr
+
+
+def test_evaluate_resumes_and_runs_in_parallel(tmp_path: Path) -> None:
+    out = tmp_path / "a.jsonl"
+    ref = str(EVAL / "dev")
+    first = _invoke(
+        "agents",
+        "evaluate",
+        str(EVAL / "runs"),
+        "--reference",
+        ref,
+        "--out",
+        str(out),
+        "--jobs",
+        "2",
+    )
+    assert first.exit_code == 0, first.output
+    lines = out.read_text().splitlines()
+    # A killed run leaves a torn last line; --resume cuts it and redoes only that run.
+    out.write_text("\n".join(lines[:2]) + "\n" + lines[2][:40])
+    again = _invoke(
+        "agents", "evaluate", str(EVAL / "runs"), "--reference", ref, "--out", str(out), "--resume"
+    )
+    assert again.exit_code == 0, again.output
+    assert "2 runs already in" in again.stderr
+    assert len(_lines(out)) == 3
+    refused = _invoke(
+        "agents", "evaluate", str(EVAL / "runs"), "--reference", ref, "--out", str(out)
+    )
+    assert refused.exit_code == 2
+    assert "--resume" in refused.stderr
+
+
+def test_evaluate_a_manifest_with_outcome_columns(tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+    result = _invoke(
+        "agents",
+        "evaluate",
+        str(EVAL / "manifest.csv"),
+        "--reference",
+        str(EVAL / "dev"),
+        "--out",
+        str(out),
+    )
+    assert result.exit_code == 0, result.output
+    records = _lines(out)
+    claude = records["claude/chart_1"]  # chart_1 finds the developer's Chart-1.diff
+    assert claude["reference"] == "Chart-1"
+    # Columns: compiled 1, failing before 2, after 1 → RR 1, not repaired.
+    assert (claude["regression_reduction"], claude["repaired"], claude["ls"]) == (1, False, True)
+    mini = records["mini/Chart-1"]
+    # mini-swe-agent's own submission is the patch; it did not compile.
+    assert mini["patch"]["source"].startswith("trajectory")
+    assert (mini["compiled"], mini["regression_reduction"]) == (False, None)
+
+
+def test_evaluate_input_errors_are_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "runs.csv"
+    bad.write_text("agent,bug\nx,y\n")
+    result = _invoke("agents", "evaluate", str(bad), "--reference", str(EVAL / "dev"))
+    assert result.exit_code == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "needs the columns agent,bug,trajectory" in result.stderr
+    twice = tmp_path / "two" / "a" / "b"
+    twice.mkdir(parents=True)
+    (twice / "x.jsonl").write_text("")
+    (twice / "y.jsonl").write_text("")
+    result = _invoke("agents", "evaluate", str(tmp_path / "two"), "--reference", str(EVAL / "dev"))
+    assert result.exit_code == 2
+    assert "expected one trajectory" in result.stderr
+
+
+def test_actions_json_csv_and_table(tmp_path: Path) -> None:
+    traj = FIXTURES / "claude" / "session.jsonl"
+    as_json = _invoke("agents", "actions", str(traj), "--format", "json")
+    assert as_json.exit_code == 0, as_json.output
+    rows = json.loads(as_json.stdout)
+    assert len(rows) == 10
+    assert (rows[1]["command"], rows[1]["category"], rows[1]["rule"]) == (
+        "defects4j compile",
+        "BUILD",
+        "semantic:defects4j-compile",
+    )
+    paper = json.loads(
+        _invoke("agents", "actions", str(traj), "-f", "json", "--profile", "paper").stdout
+    )
+    assert paper[8]["tool"] == "TodoWrite" and paper[8]["category"] == "WRITE"  # the study's quirk
+    as_csv = _invoke("agents", "actions", str(traj), "--format", "csv").stdout.splitlines()
+    assert as_csv[0] == "index,call,time,tool,command,category,rule,paths"
+    assert len(as_csv) == 11
+    # A path with Rich markup in it is printed as is, not styled.
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text(traj.read_text().replace("Foo.java", "[red]Foo[/red].java"))
+    table = runner.invoke(app, ["agents", "actions", str(odd)], env={"COLUMNS": "300"})
+    assert table.exit_code == 0, table.output
+    assert "/w/chart_1/source/org/jfree/chart/[red]Foo[/red].java" in table.stdout
+    assert "U_a: " in table.stdout
+
+
+def test_actions_errors_and_export() -> None:
+    missing = _invoke("agents", "actions", str(FIXTURES / "nope.jsonl"))
+    assert missing.exit_code == 2 and "no such file" in missing.stderr
+    broken = _invoke("agents", "actions", str(FIXTURES / "broken" / "unknown.json"))
+    assert broken.exit_code == 2
+    exported = _invoke(
+        "agents", "export", str(FIXTURES / "codex" / "envelope.jsonl"), "--format", "atif"
+    )
+    assert exported.exit_code == 0, exported.output
+    doc = json.loads(exported.stdout)
+    assert doc["schema_version"].startswith("ATIF-v")
+    assert doc["session_id"] == "c-env-1"
+
+
+def test_docs_cli_lists_the_agents_command() -> None:
+    assert "agents" in (ROOT / "docs" / "cli.md").read_text()
