@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from xml.parsers import expat
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
+from xml.parsers import expat
 
 from hunkmetrics.agents.model import Outcome
 from hunkmetrics.errors import HunkmetricsError

@@ -4,7 +4,6 @@ two jobs, schema), actions and export."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
