@@ -244,7 +244,7 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
             "token, cached or not); output = output_visible + reasoning; total = input + "
             "output",
             "source": tokens.source,
-            "raw": dict(tokens.raw),
+            "raw": [{"field": k, "value": v} for k, v in tokens.raw.items()],
         },
         "runtime": {
             "seconds": attempt.runtime_s,
@@ -255,8 +255,10 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
         "tool_calls": attempt.tool_call_count,
         "actions": attempt.action_count,
         "profile": attempt.profile,
-        "category_counts": attempt.category_counts(),
-        "category_shares": attempt.category_shares(),
+        "categories": [
+            {"category": k, "actions": n, "share": n / attempt.action_count}
+            for k, n in attempt.category_counts().items()
+        ],
         "unique_native_tools": list(unique_native_tools(attempt)),
         "unique_shell_commands": list(unique_shell_commands(attempt)),
         "localization": localization.to_dict() if localization is not None else None,

@@ -10,6 +10,7 @@ from ..jsonshape import (
     COUNTS,
     JSON,
     NULL,
+    SHARE,
     STR,
     STRINGS,
     UNIT,
@@ -202,8 +203,8 @@ RECORD = OneOf(
 
 # A line of `agents evaluate` output: one agent's attempt at one bug (docs/agents.md).
 INT = Leaf({"type": "integer"})
-NUMBER_MAP = Leaf({"type": "object", "additionalProperties": {"type": "number", "minimum": 0}})
-COUNT_MAP = Leaf({"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}})
+RAW_TOKENS = Array(Obj({"field": STR, "value": COUNT}))
+CATEGORY_SHARES = Array(Obj({"category": STR, "actions": COUNT, "share": SHARE}))
 REACH = Nullable(Obj({"action": COUNT, "at_s": Nullable(UNIT)}))
 ATTEMPT_HEAD: dict[str, Shape] = {
     "id": STR,
@@ -258,7 +259,7 @@ ATTEMPT_OK = Obj(
                 "reasoning": COUNT,
                 "convention": STR,
                 "source": STR,
-                "raw": COUNT_MAP,
+                "raw": RAW_TOKENS,
             }
         ),
         "runtime": Obj(
@@ -272,8 +273,7 @@ ATTEMPT_OK = Obj(
         "tool_calls": COUNT,
         "actions": COUNT,
         "profile": STR,
-        "category_counts": COUNT_MAP,
-        "category_shares": NUMBER_MAP,
+        "categories": CATEGORY_SHARES,
         "unique_native_tools": STRINGS,
         "unique_shell_commands": STRINGS,
         "localization": Nullable(LOCALIZATION),
