@@ -4,6 +4,7 @@ timestamps, and typed access to loosely typed records."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,6 +14,7 @@ from hunkmetrics.agents.errors import TrajectoryError
 from hunkmetrics.agents.shell import shell_of_argv
 
 Record = dict[str, object]
+_NON_SPACE = re.compile(r"\S")
 _TEXT_BLOCKS = ("text", "output_text", "input_text", "summary_text", "reasoning_text")
 
 
@@ -62,13 +64,14 @@ def iter_concatenated(
     file exporters write them. A truncated last object is warned about and dropped."""
     text = read_text(path) if text is None else text
     decoder = json.JSONDecoder()
-    pos, n = 0, len(text)
+    pos, line, counted = 0, 1, 0
     while True:
-        while pos < n and text[pos].isspace():
-            pos += 1
-        if pos >= n:
+        start = _NON_SPACE.search(text, pos)
+        if start is None:
             return
-        line = text.count("\n", 0, pos) + 1
+        pos = start.start()
+        line += text.count("\n", counted, pos)  # counted once: reading stays linear
+        counted = pos
         try:
             value, end = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
@@ -136,9 +139,12 @@ def parse_time(value: object) -> datetime | None:
             return None
     if isinstance(value, str) and value:
         try:
-            stamp = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            stamp = datetime.fromisoformat(value)  # 3.11 reads a trailing Z itself
         except ValueError:
-            return None
+            try:
+                stamp = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            except ValueError:
+                return None
         return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
     return None
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import posixpath
 import shlex
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from hunkmetrics.agents.model import Command, Redirect
@@ -93,6 +95,21 @@ class ShellSplitter:
 def split(text: str) -> ShellParse:
     """The commands of `text` (a one-off; reuse a `ShellSplitter` for many strings)."""
     return ShellSplitter().split(text)
+
+
+_local = threading.local()  # one parser per thread: tree-sitter parsers are not thread-safe
+
+
+@lru_cache(maxsize=8192)
+def split_cached(text: str) -> ShellParse:
+    """`split`, remembered: agents run the same lines again and again, within a run and
+    across runs (`defects4j test`, `cd /w && defects4j compile`). Results are immutable,
+    so sharing them is safe; the cache holds at most 8,192 lines."""
+    splitter = getattr(_local, "splitter", None)
+    if splitter is None:
+        splitter = _local.splitter = ShellSplitter()
+    parsed: ShellParse = splitter.split(text)
+    return parsed
 
 
 def shell_of_argv(argv: Sequence[str]) -> str:
