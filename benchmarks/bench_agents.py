@@ -59,7 +59,7 @@ def _shell(rng: random.Random) -> tuple[str, int]:
         ("./run_bug_exposing_tests.sh", 1),
         (f"sed -i 's/x > 0/x >= 0/' {f}", 1),
         ("git diff", 1),
-        (f"cat > /tmp/Repro.java <<'EOF'\nclass Repro {{ }}\nEOF\njavac /tmp/Repro.java", 2),
+        ("cat > /tmp/Repro.java <<'EOF'\nclass Repro { }\nEOF\njavac /tmp/Repro.java", 2),
         ("mvn -q test -Dtest=FractionTest", 1),
         (f"export JAVA_HOME=/usr/lib/jvm/java-8 && cd /w/bug && defects4j test -t {TESTS[0]}", 3),
     ]
