@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 
 from hunkmetrics.agents.draft import Draft
@@ -138,15 +139,21 @@ def parse_time(value: object) -> datetime | None:
         except (OverflowError, OSError, ValueError):
             return None
     if isinstance(value, str) and value:
-        try:
-            stamp = datetime.fromisoformat(value)  # 3.11 reads a trailing Z itself
-        except ValueError:
-            try:
-                stamp = datetime.fromisoformat(value.replace("Z", "+00:00"))
-            except ValueError:
-                return None
-        return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+        return _parse_iso(value)
     return None
+
+
+@lru_cache(maxsize=1024)
+def _parse_iso(value: str) -> datetime | None:
+    # Cached: logs stamp a call, its result and its usage with the same instant.
+    try:
+        stamp = datetime.fromisoformat(value)  # 3.11 reads a trailing Z itself
+    except ValueError:
+        try:
+            stamp = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
 
 
 def json_arguments(value: object, draft: Draft, where: str) -> dict[str, object]:

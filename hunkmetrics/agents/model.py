@@ -12,7 +12,7 @@ read-only mappings and tuples (`freeze`, `thaw`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
@@ -90,6 +90,20 @@ class Tokens:
     @property
     def total(self) -> int:
         return self.input_total + self.output_total
+
+    @staticmethod
+    def sum(items: Iterable[Tokens], source: str = "") -> Tokens:
+        """All of `items` added up in one pass (`a + b + …` without the intermediates)."""
+        uncached = read = write = output = reasoning = 0
+        raw: Counter[str] = Counter()
+        for t in items:
+            uncached += t.input_uncached
+            read += t.cache_read
+            write += t.cache_write
+            output += t.output
+            reasoning += t.reasoning
+            raw.update(t.raw)
+        return Tokens(uncached, read, write, output, reasoning, MappingProxyType(dict(raw)), source)
 
     def __add__(self, other: Tokens) -> Tokens:
         raw = Counter(self.raw)

@@ -234,3 +234,18 @@ def test_rr_is_undefined_exactly_when_compilation_failed(
     assert (rr is None) == (compiled is not True)
     if rr is not None:
         assert rr == before - after
+
+
+def test_tokens_sum_equals_adding_one_by_one() -> None:
+    from types import MappingProxyType
+
+    from hunkmetrics.agents.model import Tokens
+
+    a = Tokens(10, 5, 1, 7, 2, MappingProxyType({"input_tokens": 16, "x": 1}))
+    b = Tokens(1, 0, 3, 4, 0, MappingProxyType({"input_tokens": 4}))
+    total = Tokens.sum([a, b], "both")
+    assert (total.input_uncached, total.cache_read, total.cache_write) == (11, 5, 4)
+    assert (total.output, total.reasoning, total.total) == (11, 2, 33)
+    assert dict(total.raw) == {"input_tokens": 20, "x": 1}
+    assert total.source == "both"
+    assert Tokens.sum([]).total == 0
