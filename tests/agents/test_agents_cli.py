@@ -206,3 +206,31 @@ def test_actions_errors_and_export() -> None:
 
 def test_docs_cli_lists_the_agents_command() -> None:
     assert "agents" in (ROOT / "docs" / "cli.md").read_text()
+
+
+def test_evaluate_paper_tokens_to_stdout(tmp_path: Path) -> None:
+    manifest = tmp_path / "runs.csv"
+    traj = FIXTURES / "claude" / "session.jsonl"
+    manifest.write_text(f"agent,bug,trajectory\nclaude,Chart-1,{traj}\n")
+    dev = str(EVAL / "dev")
+    once = _invoke("agents", "evaluate", str(manifest), "--reference", dev)
+    every = _invoke("agents", "evaluate", str(manifest), "--reference", dev, "--paper-tokens")
+    assert once.exit_code == every.exit_code == 0, once.output
+    a, b = json.loads(once.stdout)["tokens"], json.loads(every.stdout)["tokens"]
+    # msg_1 (4 + 800 + 20,000 + 50) and msg_2 (6 + 100 + 20,800 + 40) are each written on two
+    # lines; the study's way counts them twice.
+    assert b["total"] - a["total"] == 20854 + 20946
+    assert json.loads(every.stdout)["config"]["dedupe_usage"] is False
+    # No outcome given: compiled, repaired, RR and LS are unknown, not false.
+    record = json.loads(once.stdout)
+    assert (
+        record["compiled"],
+        record["repaired"],
+        record["regression_reduction"],
+        record["ls"],
+    ) == (
+        None,
+        None,
+        None,
+        None,
+    )
