@@ -178,9 +178,13 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
             warnings.extend(dev.warnings)
             candidate: Workspace | None = None
             if data is not None and data.strip():
-                candidate, patch_error = open_candidate(
-                    data, repo=reference.repo, rev=reference.rev, cache=dev.cache
-                )
+                try:
+                    candidate, patch_error = open_candidate(
+                        data, repo=reference.repo, rev=reference.rev, cache=dev.cache
+                    )
+                except HunkmetricsError as exc:  # e.g. it does not match the sources
+                    warnings.append(f"agent patch read without sources: {exc}")
+                    candidate, patch_error = open_candidate(data)
             try:
                 localization = dev.localization(
                     candidate,

@@ -234,3 +234,29 @@ def test_evaluate_paper_tokens_to_stdout(tmp_path: Path) -> None:
         None,
         None,
     )
+
+
+def test_evaluate_with_sources_gives_method_recall_and_spans(tmp_path: Path) -> None:
+    out = tmp_path / "s.jsonl"
+    tree = str(EVAL / "tree")  # Foo.java before the fix: draw(int) spans lines 10-17
+    args = ["--reference", str(EVAL / "dev"), "--repo", tree, "--out", str(out)]
+    result = _invoke("agents", "evaluate", str(EVAL / "runs"), *args)
+    assert result.exit_code == 0, result.output
+    claude = _lines(out)["claude/Chart-1"]
+    method = "source/org/jfree/chart/Foo.java::org.jfree.chart.Foo.draw(int)"
+    assert claude["localization"]["reference_methods"] == [method]
+    assert claude["localization"]["method_recall"] == 1.0
+    assert claude["hunks"][0]["read_method"] == {"action": 3, "at_s": 25.0}
+
+
+def test_an_agent_patch_that_does_not_match_the_sources_is_read_alone(tmp_path: Path) -> None:
+    out = tmp_path / "mm.jsonl"
+    args = ["--reference", str(EVAL / "dev"), "--repo", str(EVAL / "tree"), "--out", str(out)]
+    result = _invoke("agents", "evaluate", str(EVAL / "mismatched.csv"), *args)
+    assert result.exit_code == 0, result.output
+    record = _lines(out)["claude/Chart-1"]
+    assert record["error"] is None
+    # Its hunk (pre-image lines 13-15) still overlaps the developer's changed line 13.
+    assert record["localization"]["hunk_recall"] == 1.0
+    assert record["localization"]["method_recall_reason"] == "needs sources for the candidate too"
+    assert any(w.startswith("agent patch read without sources") for w in record["warnings"])
