@@ -14,6 +14,9 @@ heredocs, and the same command repeated across a run as agents do. Every file ho
 exactly `--actions` actions (checked after reading). A run of `--jobs N` splits the files
 over N processes, each reading and classifying its share (`read_trajectory`, semantic
 profile); throughput is trajectories per wall-clock second, and per core divided by N.
+`per_cpu_second` divides by the reading processes' CPU time instead: on a machine shared
+with other work it is the fairer per-core figure. `--baseline` keeps an earlier version's
+figures beside these (run it first with `PYTHONPATH=<that checkout>`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import json
 import os
 import pstats
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -214,29 +218,30 @@ def generate(folder: Path, count: int, actions: int, seed: int) -> list[str]:
     return paths
 
 
-def read_all(paths: list[str]) -> tuple[int, int, int]:
-    """Read and classify every file: (trajectories, actions, own peak RSS KiB)."""
+def read_all(paths: list[str]) -> tuple[int, int, int, float]:
+    """Read and classify every file: (trajectories, actions, own peak RSS KiB, CPU s)."""
     from hunkmetrics.agents import read_trajectory
 
+    cpu = time.process_time()
     actions = 0
     for path in paths:
         actions += read_trajectory(path).action_count
-    return len(paths), actions, vm_hwm_kib() or 0
+    return len(paths), actions, vm_hwm_kib() or 0, time.process_time() - cpu
 
 
 def run(paths: list[str], jobs: int) -> dict[str, Any]:
+    load = os.getloadavg()[0]  # other work on the machine skews the wall-clock figures
     start = time.perf_counter()
     if jobs == 1:
-        done, actions, peak = read_all(paths)
-        peaks = [peak]
+        results = [read_all(paths)]
     else:
         shares = [paths[i::jobs] for i in range(jobs)]
         with ProcessPoolExecutor(jobs) as pool:
             results = list(pool.map(read_all, shares))
-        done = sum(r[0] for r in results)
-        actions = sum(r[1] for r in results)
-        peaks = [r[2] for r in results]
     seconds = time.perf_counter() - start
+    done = sum(r[0] for r in results)
+    actions = sum(r[1] for r in results)
+    cpu = sum(r[3] for r in results)
     return {
         "jobs": jobs,
         "trajectories": done,
@@ -244,9 +249,24 @@ def run(paths: list[str], jobs: int) -> dict[str, Any]:
         "seconds": round(seconds, 2),
         "trajectories_per_s": round(done / seconds, 1),
         "per_core_per_s": round(done / seconds / jobs, 1),
+        # CPU seconds of the reading processes: the per-core rate on a machine shared
+        # with other work, where the wall clock also counts time spent waiting for a core
+        "cpu_seconds": round(cpu, 2),
+        "per_cpu_second": round(done / cpu, 1),
         "actions_per_s": round(actions / seconds),
-        "peak_rss_mib_per_process": max(mib(p) or 0 for p in peaks),
+        "peak_rss_mib_per_process": max(mib(r[2]) or 0 for r in results),
+        "load_average_before": round(load, 2),
     }
+
+
+def _measured() -> dict[str, Any]:
+    import hunkmetrics
+
+    source = Path(hunkmetrics.__file__).parent
+    commit = subprocess.run(
+        ["git", "-C", str(source), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    return {"source": str(source), "commit": commit or None}
 
 
 def main() -> None:
@@ -257,6 +277,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20251125)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--profile", action="store_true", help="cProfile one 1-job pass")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a result file of an earlier hunkmetrics (run with PYTHONPATH=<its checkout>) "
+        "to keep beside this run's figures",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-agents-") as tmp:
         start = time.perf_counter()
@@ -288,9 +314,13 @@ def main() -> None:
             "seed": args.seed,
             "generate_seconds": round(generated, 1),
         },
+        "hunkmetrics": _measured(),
         "target_per_core_per_s": TARGET_PER_CORE,
         "runs": runs,
     }
+    if args.baseline is not None:
+        earlier = json.loads(args.baseline.read_text())
+        document["baseline"] = {"hunkmetrics": earlier.get("hunkmetrics"), "runs": earlier["runs"]}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(compact_json(document))
     print(f"wrote {args.out}", file=sys.stderr)

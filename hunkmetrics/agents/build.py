@@ -92,8 +92,8 @@ def _call(
     if shell is not None:
         commands, parse_ok = shell.commands, shell.ok
     paths = tool_paths(arguments) + cd.extra_paths
-    for cmd in commands:
-        paths.extend(command_paths(cmd))
+    if shell is not None:
+        paths.extend(shell.paths)
     return ToolCall(
         index=index,
         step=step,

@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from hunkmetrics.agents.model import Command, Redirect
+from hunkmetrics.agents.paths import command_paths, unique
 from hunkmetrics.errors import HunkmetricsError
 
 if TYPE_CHECKING:
@@ -36,10 +37,12 @@ class ShellParserMissing(HunkmetricsError, ImportError):
 
 @dataclass(frozen=True, slots=True)
 class ShellParse:
-    """The commands of one shell string; `ok` is False when the parser met a syntax error."""
+    """The commands of one shell string and the paths they name; `ok` is False when the
+    parser met a syntax error."""
 
     commands: tuple[Command, ...]
     ok: bool
+    paths: tuple[str, ...] = ()  # what its commands name (`command_paths`), found once
 
 
 def _parser() -> Parser:
@@ -89,7 +92,9 @@ class ShellSplitter:
                 stack.extend((c, []) for c in reversed(children))
         # By end: a `$(…)` ends before the command that uses its output, as it runs first.
         found.sort(key=lambda pair: pair[0])
-        return ShellParse(tuple(cmd for _, cmd in found), not root.has_error)
+        commands = tuple(cmd for _, cmd in found)
+        paths = tuple(unique(p for cmd in commands for p in command_paths(cmd)))
+        return ShellParse(commands, not root.has_error, paths)
 
 
 def split(text: str) -> ShellParse:
