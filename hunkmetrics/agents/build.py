@@ -117,6 +117,9 @@ def classify_calls(calls: Iterable[ToolCall], profile: Profile) -> tuple[Action,
     other call, each with its category and the rule that gave it."""
     actions: list[Action] = []
     seen: dict[Command, tuple[str, str, tuple[str, ...]]] = {}  # runs repeat their commands
+    # A tool call's category depends on its name and on the arguments some rule looks at.
+    keys = sorted({key for rule in profile.tool_rules for key, _ in rule.argument})
+    tools: dict[tuple[str, tuple[str | None, ...]], tuple[str, str]] = {}
     for call in calls:
         if call.commands:
             for cmd in call.commands:
@@ -126,6 +129,15 @@ def classify_calls(calls: Iterable[ToolCall], profile: Profile) -> tuple[Action,
                     known = seen[cmd] = (category, rule, tuple(command_paths(cmd)))
                 actions.append(Action(len(actions), call, cmd, *known))
         else:
-            category, rule = profile.classify_tool(call.tool_name, call.arguments)
-            actions.append(Action(len(actions), call, None, category, rule, call.paths))
+            args = call.arguments
+            # Rules compare string values only: anything else (maybe unhashable) keys as None.
+            tool_key = (call.tool_name, tuple(_str_or_none(args.get(k)) for k in keys))
+            decided = tools.get(tool_key)
+            if decided is None:
+                decided = tools[tool_key] = profile.classify_tool(call.tool_name, args)
+            actions.append(Action(len(actions), call, None, *decided, call.paths))
     return tuple(actions)
+
+
+def _str_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None

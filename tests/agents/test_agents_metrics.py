@@ -249,3 +249,25 @@ def test_tokens_sum_equals_adding_one_by_one() -> None:
     assert dict(total.raw) == {"input_tokens": 20, "x": 1}
     assert total.source == "both"
     assert Tokens.sum([]).total == 0
+
+
+def test_classification_memo_tells_tool_calls_apart_by_the_arguments_rules_read() -> None:
+    from hunkmetrics.agents import load_profile
+    from hunkmetrics.agents.build import classify_calls
+
+    def call(i: int, args: dict[str, object]) -> ToolCall:
+        path = args.get("path")
+        paths = (path,) if isinstance(path, str) else ()
+        return ToolCall(i, 1, "str_replace_editor", arguments=freeze_mapping(args), paths=paths)
+
+    # view reads, str_replace writes; an object-valued `command` (never a rule's string)
+    # falls through to the default and must not break the memo.
+    calls = [
+        call(0, {"command": "view", "path": "a.py"}),
+        call(1, {"command": "str_replace", "path": "a.py"}),
+        call(2, {"command": "view", "path": "b.py"}),
+        call(3, {"command": {"odd": 1}}),
+    ]
+    actions = classify_calls(calls, load_profile("semantic"))
+    assert [a.category for a in actions] == ["READ", "WRITE", "READ", "OTHER"]
+    assert actions[2].paths == ("b.py",)  # each action keeps its own call's paths
