@@ -7,6 +7,7 @@ with the developer's, and build its `hunkmetrics/attempt/v1` record (docs/agents
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -206,6 +207,16 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
         ls = localization_success(
             nonempty, compiled, localization.candidate_files, localization.reference_files
         )
+    runtime, runtime_source = attempt.runtime_s, attempt.runtime_source
+    harness = dict(run.columns).get("runtime_s")
+    if harness:
+        try:
+            runtime = float(harness)
+        except ValueError:
+            raise HunkmetricsError(f"column runtime_s: {harness!r} is not a number") from None
+        if not math.isfinite(runtime) or runtime < 0:
+            raise HunkmetricsError(f"column runtime_s: {harness!r} is not a duration")
+        runtime_source = "harness: manifest column runtime_s"
     cycles = edit_cycles(semantic.actions)
     tokens = attempt.tokens
     record = {
@@ -251,8 +262,8 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
             "raw": [{"field": k, "value": v} for k, v in tokens.raw.items()],
         },
         "runtime": {
-            "seconds": attempt.runtime_s,
-            "source": attempt.runtime_source,
+            "seconds": runtime,
+            "source": runtime_source,
             "started_at": _time(attempt.started_at),
             "ended_at": _time(attempt.ended_at),
         },

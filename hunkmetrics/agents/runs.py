@@ -3,7 +3,8 @@ directory) and the developer patches they are measured against.
 
 Manifest: a CSV with the columns `agent,bug,trajectory` and optionally `format`, `patch`,
 `outcome`, `outcome_before`, `compiled`, `failing_before`, `failing_after` (the study's
-`compile_fail` too); paths relative to the manifest's folder.
+`compile_fail` too) and `runtime_s` (the harness's wall clock, which then replaces the
+runtime read from the trajectory); paths relative to the manifest's folder.
 
 Directory: `RUNS/<agent>/<bug>/` holds one trajectory (a file or an OpenHands events
 folder; when several entries could be it, the one named `trajectory*`), and optionally
@@ -31,6 +32,7 @@ OPTIONAL = (
     "compile_fail",
     "failing_before",
     "failing_after",
+    "runtime_s",
 )
 _PATCHES = ("patch.diff", "patch.patch")
 _OUTCOME_STEMS = ("outcome", "before")
@@ -116,7 +118,13 @@ def _manifest(path: Path) -> Iterator[Run]:
                 outcome_before=paths.get("outcome_before"),
                 columns=tuple(
                     (k, _cell(row, k))
-                    for k in ("compiled", "compile_fail", "failing_before", "failing_after")
+                    for k in (
+                        "compiled",
+                        "compile_fail",
+                        "failing_before",
+                        "failing_after",
+                        "runtime_s",
+                    )
                     if _cell(row, k)
                 ),
             )

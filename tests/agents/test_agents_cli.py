@@ -260,3 +260,19 @@ def test_an_agent_patch_that_does_not_match_the_sources_is_read_alone(tmp_path: 
     assert record["localization"]["hunk_recall"] == 1.0
     assert record["localization"]["method_recall_reason"] == "needs sources for the candidate too"
     assert any(w.startswith("agent patch read without sources") for w in record["warnings"])
+
+
+def test_a_harness_runtime_column_replaces_the_trajectory_runtime(tmp_path: Path) -> None:
+    traj = FIXTURES / "claude" / "session.jsonl"
+    manifest = tmp_path / "runs.csv"
+    manifest.write_text(f"agent,bug,trajectory,runtime_s\nclaude,Chart-1,{traj},345.5\n")
+    result = _invoke("agents", "evaluate", str(manifest), "--reference", str(EVAL / "dev"))
+    assert result.exit_code == 0, result.output
+    runtime = json.loads(result.stdout)["runtime"]
+    assert runtime["seconds"] == 345.5
+    assert runtime["source"] == "harness: manifest column runtime_s"
+    manifest.write_text(f"agent,bug,trajectory,runtime_s\nclaude,Chart-1,{traj},soon\n")
+    bad = json.loads(
+        _invoke("agents", "evaluate", str(manifest), "--reference", str(EVAL / "dev")).stdout
+    )
+    assert bad["error"] == "column runtime_s: 'soon' is not a number"
