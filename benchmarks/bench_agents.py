@@ -14,6 +14,9 @@ heredocs, and the same command repeated across a run as agents do. Every file ho
 exactly `--actions` actions (checked after reading). A run of `--jobs N` splits the files
 over N processes, each reading and classifying its share (`read_trajectory`, semantic
 profile); throughput is trajectories per wall-clock second, and per core divided by N.
+`--evaluate N` then runs `agents evaluate` over N of them as attempts at N bugs, each with
+an agent patch, defects4j outcomes before and after, and a developer patch resolved
+against a source tree (the fixtures in `fixtures/agents/evaluate/`).
 `per_cpu_second` divides by the reading processes' CPU time instead: on a machine shared
 with other work it is the fairer per-core figure. `--baseline` keeps an earlier version's
 figures beside these (run it first with `PYTHONPATH=<that checkout>`).
@@ -27,6 +30,7 @@ import json
 import os
 import pstats
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -259,6 +263,55 @@ def run(paths: list[str], jobs: int) -> dict[str, Any]:
     }
 
 
+EVAL = ROOT / "fixtures" / "agents" / "evaluate"
+
+
+def evaluate_setup(folder: Path, paths: list[str]) -> tuple[Path, Path]:
+    """A runs directory (one bug per generated trajectory, each with the fixture's agent
+    patch and defects4j outcomes) and a folder of developer patches for it."""
+    runs, dev = folder / "runs", folder / "dev"
+    dev.mkdir(parents=True)
+    fixture = EVAL / "runs" / "claude" / "Chart-1"
+    for k, path in enumerate(paths):
+        bug = f"Bug-{k}"
+        run = runs / "agent" / bug
+        run.mkdir(parents=True)
+        os.symlink(path, run / ("trajectory" + Path(path).name.split("-", 2)[2][-6:]))
+        for name in ("patch.diff", "outcome.txt", "before.txt"):
+            os.symlink(fixture / name, run / name)
+        os.symlink(EVAL / "dev" / "Chart-1.diff", dev / f"{bug}.diff")
+    return runs, dev
+
+
+def evaluate_run(runs: Path, dev: Path, jobs: int, out: Path) -> dict[str, Any]:
+    """`agents evaluate` over every run, with the fixture's source tree."""
+    from hunkmetrics.agents.batch import evaluate_runs, read_references
+    from hunkmetrics.agents.evaluate import Settings
+
+    refs = read_references(dev, repo=EVAL / "tree")
+    load = os.getloadavg()[0]
+    cpu = time.process_time()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    summary = evaluate_runs(runs, refs, Settings(), out=out, jobs=jobs)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_total = time.process_time() - cpu + (after.ru_utime + after.ru_stime)
+    cpu_total -= children.ru_utime + children.ru_stime
+    return {
+        "jobs": jobs,
+        "attempts": summary.written,
+        "errors": summary.errors,
+        "seconds": round(seconds, 2),
+        "attempts_per_s": round(summary.written / seconds, 1),
+        "cpu_seconds": round(cpu_total, 2),
+        "per_cpu_second": round(summary.written / cpu_total, 1),
+        "driver_peak_rss_mib": mib(vm_hwm_kib()),
+        "worker_peak_rss_mib": round(after.ru_maxrss / 1024, 1) if jobs > 1 else None,
+        "load_average_before": round(load, 2),
+    }
+
+
 def _measured() -> dict[str, Any]:
     import hunkmetrics
 
@@ -277,6 +330,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20251125)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--profile", action="store_true", help="cProfile one 1-job pass")
+    parser.add_argument(
+        "--evaluate",
+        type=int,
+        default=1000,
+        help="also run `agents evaluate` over this many attempts, with sources (0: skip)",
+    )
     parser.add_argument(
         "--baseline",
         type=Path,
@@ -303,6 +362,15 @@ def main() -> None:
                 sys.exit(f"expected {args.count * args.actions} actions, read {result['actions']}")
             print(json.dumps(result), file=sys.stderr)
             runs.append(result)
+        evaluated = []
+        if args.evaluate:
+            runs_dir, dev = evaluate_setup(Path(tmp) / "evaluate", paths[: args.evaluate])
+            for jobs in (int(j) for j in args.jobs.split(",")):
+                result = evaluate_run(runs_dir, dev, jobs, Path(tmp) / f"attempts-{jobs}.jsonl")
+                if result["attempts"] != min(args.evaluate, args.count) or result["errors"]:
+                    sys.exit(f"evaluate: {result}")
+                print(json.dumps(result), file=sys.stderr)
+                evaluated.append(result)
     document = {
         "benchmark": "bench_agents",
         "machine": machine(),
@@ -317,6 +385,7 @@ def main() -> None:
         "hunkmetrics": _measured(),
         "target_per_core_per_s": TARGET_PER_CORE,
         "runs": runs,
+        "evaluate": evaluated,
     }
     if args.baseline is not None:
         earlier = json.loads(args.baseline.read_text())
