@@ -3,9 +3,8 @@ attempt written with the datasets' no-loss JSON Lines writer, resumable."""
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -103,8 +102,3 @@ def evaluate_runs(
         if writer is not None:
             writer.close()
     return summary
-
-
-def records(lines: Iterable[str]) -> list[dict[str, Any]]:
-    """Attempt records from JSON Lines text (for tests and notebooks)."""
-    return [json.loads(line) for line in lines if line.strip()]

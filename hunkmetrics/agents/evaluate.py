@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from hunkmetrics.agents import classify, read_trajectory
-from hunkmetrics.agents.errors import TrajectoryError
 from hunkmetrics.agents.metrics import (
     HunkReach,
     HunkSite,
     Reach,
+    compilation,
     edit_cycles,
     hunk_reach,
     localization_success,
@@ -198,7 +198,7 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
         patch_files = localization.candidate_files
         nonempty = bool(patch_files)
 
-    compiled = outcome.compiled if outcome is not None else None
+    compiled = compilation(outcome)
     after = outcome.failing_after if outcome is not None else None
     before = outcome.failing_before if outcome is not None else None
     known = compiled is False or (compiled is True and after is not None)
@@ -294,7 +294,5 @@ def _open_reference(reference: Reference) -> Workspace:
         return open_workspace(
             reference.patch, repo=reference.repo, rev=reference.rev, reverse=reference.reverse
         )
-    except TrajectoryError:
-        raise
     except HunkmetricsError as exc:
         raise HunkmetricsError(f"developer patch {reference.patch}: {exc}") from exc

@@ -49,7 +49,7 @@ TWO_WORD_COMMANDS = frozenset(
 # ---------------------------------------------------------------- the study's equations
 
 
-def compiled(outcome: Outcome | None) -> bool | None:
+def compilation(outcome: Outcome | None) -> bool | None:
     """Eq. 4: the harness's compile flag (None when it does not say)."""
     return outcome.compiled if outcome is not None else None
 
