@@ -13,6 +13,7 @@ from hunkmetrics.agents.metrics import (
     HunkSite,
     category_shares,
     command_key,
+    compilation,
     edit_cycles,
     hunk_reach,
     localization_success,
@@ -25,7 +26,14 @@ from hunkmetrics.agents.metrics import (
     unique_native_tools,
     unique_shell_commands,
 )
-from hunkmetrics.agents.model import Action, Attempt, Command, ToolCall, freeze_mapping
+from hunkmetrics.agents.model import (
+    Action,
+    Attempt,
+    Command,
+    Outcome,
+    ToolCall,
+    freeze_mapping,
+)
 
 from .fixture_paths import FIXTURES
 
@@ -65,6 +73,13 @@ def _attempt(*actions: Action, workdir: str | None = "/w") -> Attempt:
 
 
 # ------------------------------------------------------------------ the study's equations
+
+
+def test_compilation_is_the_harness_flag() -> None:
+    assert compilation(Outcome(compiled=True)) is True
+    assert compilation(Outcome(compiled=False, failing_after=0)) is False
+    assert compilation(Outcome()) is None
+    assert compilation(None) is None
 
 
 def test_regression_reduction_is_before_minus_after_when_it_compiled() -> None:
