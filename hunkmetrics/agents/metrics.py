@@ -8,7 +8,8 @@ The study's metrics (docs/agents.md, "Metrics"):
 * regression reduction RR (Eq. 6): failing before − failing after, **None** (undefined, not
   0) when compilation failed or the counts are unknown;
 * LS (Eq. 3): the patch is non-empty, it compiled, and its files ⊇ the developer's files;
-* U_a (Eq. 12): each category's share of the actions; n-grams (Eq. 13) over categories;
+* U_a (Eq. 12): each category's share of the actions (`pooled_shares` over an agent's
+  attempts, as Table 8); n-grams (Eq. 13) over categories;
 * unique native tools and unique shell commands (Table 7).
 """
 
@@ -92,6 +93,16 @@ def category_shares(actions: Sequence[Action]) -> dict[str, float]:
     """U_a (Eq. 12): each category's share of the actions; empty for no actions."""
     n = len(actions)
     return {k: v / n for k, v in category_counts(actions).items()} if n else {}
+
+
+def pooled_shares(counts: Iterable[Mapping[str, int]]) -> dict[str, float]:
+    """U_a over several attempts as the study's Table 8 gives it: each category's share of
+    all their actions together (every action weighs the same, not every attempt)."""
+    total: Counter[str] = Counter()
+    for c in counts:
+        total.update(c)
+    n = sum(total.values())
+    return {k: v / n for k, v in total.items()} if n else {}
 
 
 def ngrams(categories: Sequence[str], window: int) -> Counter[tuple[str, ...]]:

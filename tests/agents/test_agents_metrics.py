@@ -18,6 +18,7 @@ from hunkmetrics.agents.metrics import (
     hunk_reach,
     localization_success,
     ngrams,
+    pooled_shares,
     read_range,
     regression_reduction,
     repaired,
@@ -116,6 +117,14 @@ def test_shares_of_four_actions() -> None:
     acts = [_action(i, c) for i, c in enumerate(["READ", "READ", "WRITE", "TEST"])]
     assert category_shares(acts) == {"READ": 0.5, "WRITE": 0.25, "TEST": 0.25}
     assert category_shares([]) == {}
+
+
+def test_pooled_shares_weigh_every_action_the_same() -> None:
+    # Attempt 1: 3 WRITE of 4; attempt 2: 0 WRITE of 6. Pooled: 3 of 10 = 0.3 (the mean of
+    # the two attempts' shares would be 0.375).
+    shares = pooled_shares([{"WRITE": 3, "READ": 1}, {"READ": 4, "TEST": 2}])
+    assert shares == {"WRITE": 0.3, "READ": 0.5, "TEST": 0.2}
+    assert pooled_shares([]) == {}
 
 
 def test_ngrams_of_a_short_sequence() -> None:

@@ -9,7 +9,7 @@ from statistics import mean
 
 import pytest
 
-from hunkmetrics.agents.metrics import regression_reduction, repaired
+from hunkmetrics.agents.metrics import pooled_shares, regression_reduction, repaired
 
 from .fixture_paths import STUDY
 
@@ -89,3 +89,35 @@ def test_table_2_follows(agent: str) -> None:
     assert len(compiled) == n_compiled
     assert round(mean(rr for rr in rrs if rr is not None), 2) == mean_rr
     assert sum(r["repair"] == "1" for r in rows) == n_repaired
+
+
+# Per bug, the actions in each of the study's categories (only Claude Code and Codex).
+ABSTRACTED = {
+    "claude": "claude_code_results/claude_results/tools_count_all_abstracted_claude.csv",
+    "codex": "openai_codex_results/results-codex/tools_count_all_abstracted_codex.csv",
+}
+# Table 8 of the paper: category shares (%) of passing vs failing attempts.
+TABLE_8 = {
+    "claude": {"WRITE": (22.1, 17.3), "SEARCH_CONTENT": (8.9, 13.9)},
+    "codex": {"WRITE": (44.6, 41.4), "BUILD": (6.1, 10.2)},
+}
+
+
+def _bug(bug: str) -> str:
+    return bug.strip().lower().replace("-", "_")
+
+
+@pytest.mark.parametrize("agent", sorted(TABLE_8))
+def test_table_8_follows_from_pooled_shares(agent: str) -> None:
+    counts = _rows(RESULTS / ABSTRACTED[agent])
+    repair = {
+        _bug(r["bug_id"]): r["repair"] == "1"
+        for r in _rows(RESULTS / AGENTS[agent].format("repair_ability"))
+    }
+    groups: dict[bool, list[dict[str, int]]] = {True: [], False: []}
+    for row in counts:
+        groups[repair[_bug(row["bug"])]].append({k: int(v) for k, v in row.items() if k != "bug"})
+    passing, failing = pooled_shares(groups[True]), pooled_shares(groups[False])
+    for category, (yes, no) in TABLE_8[agent].items():
+        assert round(100 * passing[category], 1) == yes
+        assert round(100 * failing[category], 1) == no
