@@ -104,3 +104,10 @@ def test_merge_before_after_and_columns() -> None:
     assert (filled.compiled, filled.failing_before, filled.failing_after) == (True, 9, 0)
     assert merge(None, None, cols) == cols
     assert merge(None) is None
+
+
+def test_gradle_report_with_cdata() -> None:
+    # Gradle's JUnit XML: JUnit 5 display names, CDATA stack traces and system-out.
+    outcome = read_outcome(OUT / "gradle")
+    assert outcome.failing_after == 1
+    assert outcome.failing_tests == ("com.example.ListsTest::reverse(int)[1]",)
