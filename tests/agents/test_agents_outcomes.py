@@ -107,7 +107,8 @@ def test_merge_before_after_and_columns() -> None:
 
 
 def test_gradle_report_with_cdata() -> None:
-    # Gradle's JUnit XML: JUnit 5 display names, CDATA stack traces and system-out.
+    # Gradle's JUnit XML: JUnit 5 display names, CDATA stack traces and system-out (which
+    # holds a `<!DOCTYPE html>` a test printed: data, not a DTD).
     outcome = read_outcome(OUT / "gradle")
     assert outcome.failing_after == 1
     assert outcome.failing_tests == ("com.example.ListsTest::reverse(int)[1]",)
