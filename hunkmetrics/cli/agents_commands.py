@@ -25,7 +25,7 @@ from ..agents.atif import dumps as atif_dumps
 from ..agents.batch import evaluate_runs, read_references
 from ..agents.evaluate import Settings
 from .common import guarded, print_warnings
-from .options import RepoOpt, ReverseOpt, RevOpt
+from .options import ExcludeTestsOpt, RepoOpt, ReverseOpt, RevOpt
 from .output import write_text
 
 app = typer.Typer(
@@ -188,6 +188,7 @@ def evaluate(
     repo: RepoOpt = None,
     rev: RevOpt = None,
     reverse: ReverseOpt = False,
+    exclude_tests: ExcludeTestsOpt = False,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -216,7 +217,12 @@ def evaluate(
 
     def body() -> None:
         refs = read_references(reference, repo=repo, rev=rev, reverse=reverse)
-        settings = Settings(profile=profile.value, dedupe_usage=not paper_tokens, reverse=reverse)
+        settings = Settings(
+            profile=profile.value,
+            dedupe_usage=not paper_tokens,
+            reverse=reverse,
+            exclude_tests=exclude_tests,
+        )
         err = Console(stderr=True, highlight=False)
         bar = Progress(
             TextColumn("[bold]agents evaluate"),

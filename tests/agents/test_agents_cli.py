@@ -4,6 +4,7 @@ two jobs, schema), actions and export."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -276,3 +277,26 @@ def test_a_harness_runtime_column_replaces_the_trajectory_runtime(tmp_path: Path
         _invoke("agents", "evaluate", str(manifest), "--reference", str(EVAL / "dev")).stdout
     )
     assert bad["error"] == "column runtime_s: 'soon' is not a number"
+
+
+def test_exclude_tests_leaves_test_files_out(tmp_path: Path) -> None:
+    # The agent's patch adds a test file besides fixing Foo.java; with --exclude-tests it is
+    # not an extra file.
+    run = tmp_path / "runs" / "claude" / "Chart-1"
+    run.mkdir(parents=True)
+    shutil.copy(FIXTURES / "claude" / "session.jsonl", run / "trajectory.jsonl")
+    fix = (EVAL / "dev" / "Chart-1.diff").read_text()
+    added = (
+        "diff --git a/tests/org/jfree/chart/FooTest.java b/tests/org/jfree/chart/FooTest.java\n"
+        "new file mode 100644\n--- /dev/null\n+++ b/tests/org/jfree/chart/FooTest.java\n"
+        "@@ -0,0 +1 @@\n+class FooTest {}\n"
+    )
+    (run / "patch.diff").write_text(fix + added)
+    ref = ["--reference", str(EVAL / "dev")]
+    plain = json.loads(_invoke("agents", "evaluate", str(tmp_path / "runs"), *ref).stdout)
+    assert plain["localization"]["extra_files"] == ["tests/org/jfree/chart/FooTest.java"]
+    assert plain["config"]["exclude_tests"] is False
+    out = _invoke("agents", "evaluate", str(tmp_path / "runs"), *ref, "--exclude-tests").stdout
+    excluded = json.loads(out)
+    assert excluded["localization"]["extra_files"] == []
+    assert excluded["config"]["exclude_tests"] is True
