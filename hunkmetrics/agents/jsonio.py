@@ -16,6 +16,7 @@ from hunkmetrics.agents.shell import shell_of_argv
 
 Record = dict[str, object]
 _NON_SPACE = re.compile(r"\S")
+_DECODER = json.JSONDecoder()
 _TEXT_BLOCKS = ("text", "output_text", "input_text", "summary_text", "reasoning_text")
 
 
@@ -43,11 +44,15 @@ def iter_jsonl(path: Path, draft: Draft, text: str | None = None) -> Iterator[tu
     text = read_text(path) if text is None else text
     lines = text.splitlines()
     last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    decode = _DECODER.raw_decode  # json.loads without its two whitespace scans per line
     for i, line in enumerate(lines):
-        if not line.strip():
+        line = line.strip()
+        if not line:
             continue
         try:
-            value = json.loads(line)
+            value, end = decode(line)
+            if end != len(line):
+                raise json.JSONDecodeError("Extra data", line, end)
         except (json.JSONDecodeError, RecursionError) as exc:
             if i == last and i > 0:
                 draft.warn(f"line {i + 1}: truncated last line ignored")

@@ -39,12 +39,19 @@ TOKEN_CONVENTION = (
 
 def freeze(value: object) -> JSONValue:
     """A read-only copy of a JSON value: dicts become mappings, lists tuples."""
-    if value is None or isinstance(value, bool | int | float | str):
+    # Concrete classes first (what json.loads gives): the Mapping ABC check is slow.
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return freeze_mapping(value)
+    if isinstance(value, list):
+        return tuple([freeze(v) for v in value])
+    if value is None or isinstance(value, bool | int | float):
         return value
     if isinstance(value, Mapping):
-        return MappingProxyType({str(k): freeze(v) for k, v in value.items()})
-    if isinstance(value, list | tuple):
-        return tuple(freeze(v) for v in value)
+        return freeze_mapping(value)
+    if isinstance(value, tuple):
+        return tuple([freeze(v) for v in value])
     return str(value)
 
 
