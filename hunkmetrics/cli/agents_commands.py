@@ -24,6 +24,7 @@ from ..agents import Action, Attempt, read_trajectory
 from ..agents.atif import dumps as atif_dumps
 from ..agents.batch import evaluate_runs, read_references
 from ..agents.evaluate import Settings
+from ..errors import HunkmetricsError
 from .common import guarded, print_warnings
 from .options import ExcludeTestsOpt, RepoOpt, ReverseOpt, RevOpt
 from .output import write_text
@@ -216,6 +217,8 @@ def evaluate(
     runtime, tool use, localization, fault-site timing and edit/test cycles."""
 
     def body() -> None:
+        if resume and out is None:
+            raise HunkmetricsError("--resume continues an --out file: give --out")
         refs = read_references(reference, repo=repo, rev=rev, reverse=reverse)
         settings = Settings(
             profile=profile.value,

@@ -300,3 +300,11 @@ def test_exclude_tests_leaves_test_files_out(tmp_path: Path) -> None:
     excluded = json.loads(out)
     assert excluded["localization"]["extra_files"] == []
     assert excluded["config"]["exclude_tests"] is True
+
+
+def test_resume_needs_an_out_file() -> None:
+    result = _invoke(
+        "agents", "evaluate", str(EVAL / "runs"), "--reference", str(EVAL / "dev"), "--resume"
+    )
+    assert result.exit_code == 2
+    assert "--resume continues an --out file" in result.stderr
