@@ -124,6 +124,7 @@ def hunk_sites(located: list[LocatedHunk]) -> list[HunkSite]:
                 method=item.location.method,
                 method_span=item.location.method_span,
                 lines=lines,
+                span=(item.hunk.old_start, item.hunk.old_start + max(item.hunk.old_lines, 1) - 1),
             )
         )
     return sites

@@ -175,13 +175,15 @@ def edit_cycles(actions: Sequence[Action]) -> Cycles:
 @dataclass(frozen=True, slots=True)
 class HunkSite:
     """One developer hunk: its repository-relative file, method (None outside one), the
-    method's 1-based line span, and the pre-image lines it changes (for matching edits)."""
+    method's 1-based line span, the pre-image lines it changes (for matching edits) and
+    the pre-image line range it covers (for edits given as a line range)."""
 
     index: int
     file: str
     method: str | None
     method_span: tuple[int, int] | None
     lines: tuple[str, ...]
+    span: tuple[int, int] | None = None  # the pre-image lines the hunk covers
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +199,10 @@ class Reach:
 class HunkReach:
     """When the agent first read the hunk's file, read or searched its method, and edited
     it. `edit_match` says how the edit was tied to the hunk: `text` (the edit's old text
-    holds a line the hunk changes) or `file` (a write to the file whose text is unknown)."""
+    holds a line the hunk changes), `range` (it replaced a line range overlapping the
+    hunk's, as SWE-agent's `edit A:B`; line numbers as the agent saw them, which earlier
+    edits of the file may have shifted) or `file` (a write to the file whose text and
+    lines are unknown)."""
 
     hunk: int
     file: str
@@ -257,6 +262,9 @@ def read_range(action: Action) -> tuple[int, int] | None:
                     return first, int(m.group(2) or first)
         return None
     args = action.arguments
+    line = _int(args.get("line_number"))
+    if action.tool_name == "open" and line is not None:
+        return max(1, line - _WINDOW), line + _WINDOW
     view = args.get("view_range")
     if isinstance(view, tuple) and len(view) == 2:
         lo, hi = _int(view[0]), _int(view[1])
@@ -320,6 +328,21 @@ def edit_text(action: Action) -> str | None:
     return "\n".join(parts) if parts else None
 
 
+_EDIT_RANGE = re.compile(r"^(\d+):(\d+)$")
+_WINDOW = 50  # SWE-agent's `open FILE N` shows a 100-line window around line N
+
+
+def edit_range(action: Action) -> tuple[int, int] | None:
+    """The lines an edit replaced when it names them (SWE-agent's `edit A:B`)."""
+    if action.command is None and action.tool_name == "edit":
+        argv = action.arguments.get("argv")
+        if isinstance(argv, tuple) and argv and isinstance(argv[0], str):
+            m = _EDIT_RANGE.match(argv[0])
+            if m:
+                return int(m.group(1)), int(m.group(2))
+    return None
+
+
 def _hits_text(text: str, lines: Sequence[str]) -> bool:
     """True when a line of the edit's old text (3+ characters, not punctuation only) is
     part of one of the hunk's lines, or one of them is part of it."""
@@ -365,8 +388,11 @@ def hunk_reach(attempt: Attempt, sites: Sequence[HunkSite]) -> list[HunkReach]:
                 if any(pattern.search(w) for w in _words(action)):
                     read_method = Reach(action.index, _seconds(action, attempt))
             elif action.category == EDIT and edited is None and touches:
-                text = edit_text(action)
-                if text is None:
+                text, lines = edit_text(action), edit_range(action)
+                if text is None and lines is not None and site.span is not None:
+                    if lines[0] <= site.span[1] and lines[1] >= site.span[0]:
+                        edited, match = Reach(action.index, _seconds(action, attempt)), "range"
+                elif text is None:
                     edited, match = Reach(action.index, _seconds(action, attempt)), "file"
                 elif _hits_text(text, site.lines):
                     edited, match = Reach(action.index, _seconds(action, attempt)), "text"

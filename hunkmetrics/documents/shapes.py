@@ -286,7 +286,7 @@ ATTEMPT_OK = Obj(
                     "read_file": REACH,
                     "read_method": REACH,
                     "edited": REACH,
-                    "edit_match": Nullable(enum("text", "file")),
+                    "edit_match": Nullable(enum("text", "range", "file")),
                 }
             )
         ),

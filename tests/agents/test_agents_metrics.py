@@ -295,3 +295,19 @@ def test_classification_memo_tells_tool_calls_apart_by_the_arguments_rules_read(
     actions = classify_calls(calls, load_profile("semantic"))
     assert [a.category for a in actions] == ["READ", "WRITE", "READ", "OTHER"]
     assert actions[2].paths == ("b.py",)  # each action keeps its own call's paths
+
+
+def test_line_range_edits_and_windowed_reads() -> None:
+    # SWE-agent: `open F 293` shows lines 243-343; `edit 10:12` misses the hunk (lines
+    # 285-293), `edit 287:295` overlaps it.
+    site = HunkSite(0, "pkg/h.py", "h.get", (250, 320), ("'Rows', 'Columns',",), (285, 293))
+    attempt = _attempt(
+        _action(0, "READ", "open", {"path": "pkg/h.py", "line_number": "293"}, ("pkg/h.py",)),
+        _action(1, "WRITE", "edit", {"argv": ("10:12",), "text": "x"}, ("/w/pkg/h.py",)),
+        _action(2, "WRITE", "edit", {"argv": ("287:295",), "text": "y"}, ("/w/pkg/h.py",)),
+    )
+    assert read_range(attempt.actions[0]) == (243, 343)
+    (reach,) = hunk_reach(attempt, [site])
+    assert reach.read_method is not None and reach.read_method.action == 0
+    assert reach.edited is not None and reach.edited.action == 2
+    assert reach.edit_match == "range"

@@ -121,3 +121,30 @@ def test_table_8_follows_from_pooled_shares(agent: str) -> None:
     for category, (yes, no) in TABLE_8[agent].items():
         assert round(100 * passing[category], 1) == yes
         assert round(100 * failing[category], 1) == no
+
+
+def test_a_real_swe_agent_run_against_its_own_submission(tmp_path: Path) -> None:
+    """pydicom-1458 (SWE-agent, GPT-4): its submission changes numpy_handler.py lines
+    285-293; the agent opened the file at action 4 and ran `edit 287:295` at action 5."""
+    from hunkmetrics.agents.batch import evaluate_runs, read_references
+    from hunkmetrics.agents.evaluate import Settings
+
+    traj = STUDY / "trajectories" / "swe-agent" / "pydicom__pydicom-1458.traj"
+    if not traj.exists():
+        pytest.skip(f"{traj} is not here")
+    import json
+
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    (dev / "pydicom-1458.diff").write_text(json.loads(traj.read_text())["info"]["submission"])
+    runs = tmp_path / "runs.csv"
+    runs.write_text(f"agent,bug,trajectory\nswe-agent,pydicom-1458,{traj}\n")
+    out = tmp_path / "a.jsonl"
+    evaluate_runs(runs, read_references(dev), Settings(), out=out)
+    record = json.loads(out.read_text())
+    assert record["patch"]["source"].startswith("trajectory")
+    assert record["localization"]["file_superset"] is True
+    (hunk,) = record["hunks"]
+    assert hunk["read_file"] == {"action": 4, "at_s": None}  # no per-step times in .traj
+    assert hunk["edited"] == {"action": 5, "at_s": None}
+    assert hunk["edit_match"] == "range"
