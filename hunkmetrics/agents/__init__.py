@@ -8,6 +8,10 @@
 
 `classify(attempt, "paper")` re-derives the actions under another profile. Reading shell calls
 needs tree-sitter-bash; the model itself (`hunkmetrics.agents.model`) does not.
+
+The study's per-attempt metrics are in `hunkmetrics.agents.metrics`, harness outcomes in
+`hunkmetrics.agents.outcomes`, and `agents evaluate` as a library call in
+`hunkmetrics.agents.batch` (`read_references`, `evaluate_runs`); docs/agents.md.
 """
 
 from __future__ import annotations

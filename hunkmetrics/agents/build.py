@@ -10,26 +10,24 @@ from hunkmetrics.agents.classify import Profile
 from hunkmetrics.agents.draft import CallDraft, Draft
 from hunkmetrics.agents.model import Action, Attempt, Command, Step, ToolCall, freeze_mapping
 from hunkmetrics.agents.paths import command_paths, tool_paths, unique
-from hunkmetrics.agents.shell import ShellParse, ShellSplitter
+from hunkmetrics.agents.shell import ShellParse, ShellSplitter, split_cached
 
 
 def build_attempt(
     draft: Draft, path: str, profile: Profile, splitter: ShellSplitter | None = None
 ) -> Attempt:
-    """The attempt a draft describes, its actions classified under `profile`. The splitter
-    (tree-sitter-bash) is made only when a shell call needs it."""
+    """The attempt a draft describes, its actions classified under `profile`. Shell lines
+    are split by `splitter` when given, else through the shared cache (`split_cached`);
+    tree-sitter-bash is loaded only when a shell call needs it."""
     calls: list[ToolCall] = []
     steps: list[Step] = []
     warnings = list(draft.warnings)
-    parsed: dict[str, ShellParse] = {}  # agents rerun the same commands: parse each once
     for step_no, sd in enumerate(draft.steps, start=1):
         first = len(calls)
         for cd in sd.calls:
-            if cd.shell is not None and splitter is None:
-                splitter = ShellSplitter()
-            if cd.shell is not None and splitter is not None and cd.shell not in parsed:
-                parsed[cd.shell] = splitter.split(cd.shell)
-            shell = parsed.get(cd.shell) if cd.shell is not None else None
+            shell: ShellParse | None = None
+            if cd.shell is not None:
+                shell = splitter.split(cd.shell) if splitter else split_cached(cd.shell)
             call = _call(cd, len(calls), step_no, sd.timestamp, shell)
             if not call.parse_ok:
                 warnings.append(
@@ -94,8 +92,8 @@ def _call(
     if shell is not None:
         commands, parse_ok = shell.commands, shell.ok
     paths = tool_paths(arguments) + cd.extra_paths
-    for cmd in commands:
-        paths.extend(command_paths(cmd))
+    if shell is not None:
+        paths.extend(shell.paths)
     return ToolCall(
         index=index,
         step=step,
@@ -118,14 +116,28 @@ def classify_calls(calls: Iterable[ToolCall], profile: Profile) -> tuple[Action,
     """One action per command of a shell call (one for a shell call with no command), one per
     other call, each with its category and the rule that gave it."""
     actions: list[Action] = []
+    seen: dict[Command, tuple[str, str, tuple[str, ...]]] = {}  # runs repeat their commands
+    # A tool call's category depends on its name and on the arguments some rule looks at.
+    keys = sorted({key for rule in profile.tool_rules for key, _ in rule.argument})
+    tools: dict[tuple[str, tuple[str | None, ...]], tuple[str, str]] = {}
     for call in calls:
         if call.commands:
             for cmd in call.commands:
-                category, rule = profile.classify_command(cmd)
-                actions.append(
-                    Action(len(actions), call, cmd, category, rule, tuple(command_paths(cmd)))
-                )
+                known = seen.get(cmd)
+                if known is None:
+                    category, rule = profile.classify_command(cmd)
+                    known = seen[cmd] = (category, rule, tuple(command_paths(cmd)))
+                actions.append(Action(len(actions), call, cmd, *known))
         else:
-            category, rule = profile.classify_tool(call.tool_name, call.arguments)
-            actions.append(Action(len(actions), call, None, category, rule, call.paths))
+            args = call.arguments
+            # Rules compare string values only: anything else (maybe unhashable) keys as None.
+            tool_key = (call.tool_name, tuple(_str_or_none(args.get(k)) for k in keys))
+            decided = tools.get(tool_key)
+            if decided is None:
+                decided = tools[tool_key] = profile.classify_tool(call.tool_name, args)
+            actions.append(Action(len(actions), call, None, *decided, call.paths))
     return tuple(actions)
+
+
+def _str_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None

@@ -4,8 +4,10 @@ timestamps, and typed access to loosely typed records."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 
 from hunkmetrics.agents.draft import Draft
@@ -13,6 +15,8 @@ from hunkmetrics.agents.errors import TrajectoryError
 from hunkmetrics.agents.shell import shell_of_argv
 
 Record = dict[str, object]
+_NON_SPACE = re.compile(r"\S")
+_DECODER = json.JSONDecoder()
 _TEXT_BLOCKS = ("text", "output_text", "input_text", "summary_text", "reasoning_text")
 
 
@@ -40,11 +44,15 @@ def iter_jsonl(path: Path, draft: Draft, text: str | None = None) -> Iterator[tu
     text = read_text(path) if text is None else text
     lines = text.splitlines()
     last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    decode = _DECODER.raw_decode  # json.loads without its two whitespace scans per line
     for i, line in enumerate(lines):
-        if not line.strip():
+        line = line.strip()
+        if not line:
             continue
         try:
-            value = json.loads(line)
+            value, end = decode(line)
+            if end != len(line):
+                raise json.JSONDecodeError("Extra data", line, end)
         except (json.JSONDecodeError, RecursionError) as exc:
             if i == last and i > 0:
                 draft.warn(f"line {i + 1}: truncated last line ignored")
@@ -62,13 +70,14 @@ def iter_concatenated(
     file exporters write them. A truncated last object is warned about and dropped."""
     text = read_text(path) if text is None else text
     decoder = json.JSONDecoder()
-    pos, n = 0, len(text)
+    pos, line, counted = 0, 1, 0
     while True:
-        while pos < n and text[pos].isspace():
-            pos += 1
-        if pos >= n:
+        start = _NON_SPACE.search(text, pos)
+        if start is None:
             return
-        line = text.count("\n", 0, pos) + 1
+        pos = start.start()
+        line += text.count("\n", counted, pos)  # counted once: reading stays linear
+        counted = pos
         try:
             value, end = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
@@ -135,12 +144,21 @@ def parse_time(value: object) -> datetime | None:
         except (OverflowError, OSError, ValueError):
             return None
     if isinstance(value, str) and value:
+        return _parse_iso(value)
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _parse_iso(value: str) -> datetime | None:
+    # Cached: logs stamp a call, its result and its usage with the same instant.
+    try:
+        stamp = datetime.fromisoformat(value)  # 3.11 reads a trailing Z itself
+    except ValueError:
         try:
             stamp = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
             return None
-        return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
-    return None
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
 
 
 def json_arguments(value: object, draft: Draft, where: str) -> dict[str, object]:

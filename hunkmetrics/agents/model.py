@@ -12,7 +12,7 @@ read-only mappings and tuples (`freeze`, `thaw`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
@@ -39,12 +39,19 @@ TOKEN_CONVENTION = (
 
 def freeze(value: object) -> JSONValue:
     """A read-only copy of a JSON value: dicts become mappings, lists tuples."""
-    if value is None or isinstance(value, bool | int | float | str):
+    # Concrete classes first (what json.loads gives): the Mapping ABC check is slow.
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return freeze_mapping(value)
+    if isinstance(value, list):
+        return tuple([freeze(v) for v in value])
+    if value is None or isinstance(value, bool | int | float):
         return value
     if isinstance(value, Mapping):
-        return MappingProxyType({str(k): freeze(v) for k, v in value.items()})
-    if isinstance(value, list | tuple):
-        return tuple(freeze(v) for v in value)
+        return freeze_mapping(value)
+    if isinstance(value, tuple):
+        return tuple([freeze(v) for v in value])
     return str(value)
 
 
@@ -91,6 +98,20 @@ class Tokens:
     def total(self) -> int:
         return self.input_total + self.output_total
 
+    @staticmethod
+    def sum(items: Iterable[Tokens], source: str = "") -> Tokens:
+        """All of `items` added up in one pass (`a + b + …` without the intermediates)."""
+        uncached = read = write = output = reasoning = 0
+        raw: Counter[str] = Counter()
+        for t in items:
+            uncached += t.input_uncached
+            read += t.cache_read
+            write += t.cache_write
+            output += t.output
+            reasoning += t.reasoning
+            raw.update(t.raw)
+        return Tokens(uncached, read, write, output, reasoning, MappingProxyType(dict(raw)), source)
+
     def __add__(self, other: Tokens) -> Tokens:
         raw = Counter(self.raw)
         raw.update(other.raw)
@@ -107,13 +128,16 @@ class Tokens:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What the harness says about the attempt (never read from the agent's own log)."""
+    """What the harness says about the attempt (never read from the agent's own log).
+
+    `failing_tests` names the tests failing after the patch (`Class::method`) when known."""
 
     compiled: bool | None = None
     failing_before: int | None = None
     failing_after: int | None = None
     exit_status: str | None = None
     source: str = ""
+    failing_tests: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,9 +31,12 @@ _PATCH_HEADER = re.compile(
 _LOOKS_LIKE_FILE = re.compile(r"(/|\.[A-Za-z0-9]{1,8}$)")
 _NOT_A_PATH = re.compile(r"[*?\[\]{}$`<>|;&()'\"\s=]|^-|^[a-z]+://")
 _PATCH_KEYS = ("input", "patch")
+_ANY_KEY = frozenset(_PATH_KEYS + _LIST_KEYS + _PATCH_KEYS)
 
 
 def tool_paths(arguments: Mapping[str, JSONValue]) -> list[str]:
+    if _ANY_KEY.isdisjoint(arguments):  # most calls: no path argument at all
+        return []
     out: list[str] = []
     for key in _PATH_KEYS:
         value = arguments.get(key)

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import posixpath
 import shlex
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from hunkmetrics.agents.model import Command, Redirect
+from hunkmetrics.agents.paths import command_paths, unique
 from hunkmetrics.errors import HunkmetricsError
 
 if TYPE_CHECKING:
@@ -34,10 +37,12 @@ class ShellParserMissing(HunkmetricsError, ImportError):
 
 @dataclass(frozen=True, slots=True)
 class ShellParse:
-    """The commands of one shell string; `ok` is False when the parser met a syntax error."""
+    """The commands of one shell string and the paths they name; `ok` is False when the
+    parser met a syntax error."""
 
     commands: tuple[Command, ...]
     ok: bool
+    paths: tuple[str, ...] = ()  # what its commands name (`command_paths`), found once
 
 
 def _parser() -> Parser:
@@ -87,12 +92,29 @@ class ShellSplitter:
                 stack.extend((c, []) for c in reversed(children))
         # By end: a `$(…)` ends before the command that uses its output, as it runs first.
         found.sort(key=lambda pair: pair[0])
-        return ShellParse(tuple(cmd for _, cmd in found), not root.has_error)
+        commands = tuple(cmd for _, cmd in found)
+        paths = tuple(unique(p for cmd in commands for p in command_paths(cmd)))
+        return ShellParse(commands, not root.has_error, paths)
 
 
 def split(text: str) -> ShellParse:
     """The commands of `text` (a one-off; reuse a `ShellSplitter` for many strings)."""
     return ShellSplitter().split(text)
+
+
+_local = threading.local()  # one parser per thread: tree-sitter parsers are not thread-safe
+
+
+@lru_cache(maxsize=8192)
+def split_cached(text: str) -> ShellParse:
+    """`split`, remembered: agents run the same lines again and again, within a run and
+    across runs (`defects4j test`, `cd /w && defects4j compile`). Results are immutable,
+    so sharing them is safe; the cache holds at most 8,192 lines."""
+    splitter = getattr(_local, "splitter", None)
+    if splitter is None:
+        splitter = _local.splitter = ShellSplitter()
+    parsed: ShellParse = splitter.split(text)
+    return parsed
 
 
 def shell_of_argv(argv: Sequence[str]) -> str:

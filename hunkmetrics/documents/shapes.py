@@ -10,6 +10,7 @@ from ..jsonshape import (
     COUNTS,
     JSON,
     NULL,
+    SHARE,
     STR,
     STRINGS,
     UNIT,
@@ -220,9 +221,112 @@ RECORD = OneOf(
         ),
     )
 )
-SHAPES: dict[str, Shape] = {**DOCUMENTS, "record": RECORD}
+
+# A line of `agents evaluate` output: one agent's attempt at one bug (docs/agents.md).
+INT = Leaf({"type": "integer"})
+RAW_TOKENS = Array(Obj({"field": STR, "value": COUNT}))
+CATEGORY_SHARES = Array(Obj({"category": STR, "actions": COUNT, "share": SHARE}))
+REACH = Nullable(Obj({"action": COUNT, "at_s": Nullable(UNIT)}))
+ATTEMPT_HEAD: dict[str, Shape] = {
+    "id": STR,
+    "schema": const("hunkmetrics/attempt/v1"),
+    "tool": TOOL_SHAPE,
+    "config": Obj(
+        {
+            "profile": STR,
+            "dedupe_usage": BOOL,
+            "reverse": BOOL,
+            "exclude_tests": BOOL,
+        }
+    ),
+    "agent": STR,
+    "bug": STR,
+    "trajectory": STR,
+}
+ATTEMPT_OK = Obj(
+    {
+        **ATTEMPT_HEAD,
+        "error": NULL,
+        "format": STR,
+        "agent_version": Nullable(STR),
+        "model": Nullable(STR),
+        "session_id": Nullable(STR),
+        "reference": Nullable(STR),
+        "patch": Obj({"source": STR, "empty": BOOL, "files": STRINGS, "error": Nullable(STR)}),
+        "outcome": Nullable(
+            Obj(
+                {
+                    "compiled": Nullable(BOOL),
+                    "failing_before": Nullable(COUNT),
+                    "failing_after": Nullable(COUNT),
+                    "failing_tests": STRINGS,
+                    "source": STR,
+                }
+            )
+        ),
+        "ls": Nullable(BOOL),
+        "compiled": Nullable(BOOL),
+        "repaired": Nullable(BOOL),
+        "regression_reduction": Nullable(INT),
+        "tokens": Obj(
+            {
+                "input": COUNT,
+                "output": COUNT,
+                "total": COUNT,
+                "input_uncached": COUNT,
+                "cache_read": COUNT,
+                "cache_write": COUNT,
+                "output_visible": COUNT,
+                "reasoning": COUNT,
+                "convention": STR,
+                "source": STR,
+                "raw": RAW_TOKENS,
+            }
+        ),
+        "runtime": Obj(
+            {
+                "seconds": Nullable(UNIT),
+                "source": STR,
+                "started_at": Nullable(STR),
+                "ended_at": Nullable(STR),
+            }
+        ),
+        "tool_calls": COUNT,
+        "actions": COUNT,
+        "profile": STR,
+        "categories": CATEGORY_SHARES,
+        "unique_native_tools": STRINGS,
+        "unique_shell_commands": STRINGS,
+        "localization": Nullable(LOCALIZATION),
+        "hunks": Array(
+            Obj(
+                {
+                    "hunk": COUNT,
+                    "file": STR,
+                    "method": Nullable(STR),
+                    "read_file": REACH,
+                    "read_method": REACH,
+                    "edited": REACH,
+                    "edit_match": Nullable(enum("text", "range", "file")),
+                }
+            )
+        ),
+        "cycles": Obj(
+            {
+                "count": COUNT,
+                "edits": COUNT,
+                "validations": COUNT,
+                "last_edit_validated": Nullable(BOOL),
+            }
+        ),
+        "warnings": WARNINGS,
+    }
+)
+ATTEMPT = OneOf((ATTEMPT_OK, Obj({**ATTEMPT_HEAD, "error": STR})))
+SHAPES: dict[str, Shape] = {**DOCUMENTS, "record": RECORD, "attempt": ATTEMPT}
 TITLES = {name: f"hunkmetrics {name} document, version 1" for name in DOCUMENTS} | {
-    "record": "hunkmetrics results record (one line of batch or mine output), version 1"
+    "record": "hunkmetrics results record (one line of batch or mine output), version 1",
+    "attempt": "hunkmetrics agent attempt (one line of agents evaluate output), version 1",
 }
 DOCUMENT_NAMES = tuple(SHAPES)
 

@@ -50,18 +50,7 @@ def _shell(name: str, args: Record) -> str | None:
 def _total(draft: Draft, steps: list[StepDraft], source: str) -> None:
     counted = [s.tokens for s in steps if s.tokens is not None]
     if counted:
-        total = counted[0]
-        for t in counted[1:]:
-            total = total + t
-        draft.tokens = Tokens(
-            total.input_uncached,
-            total.cache_read,
-            total.cache_write,
-            total.output,
-            total.reasoning,
-            total.raw,
-            source,
-        )
+        draft.tokens = Tokens.sum(counted, source)
 
 
 def _gemini_message(draft: Draft, rec: Record) -> StepDraft | None:

@@ -96,9 +96,10 @@ class _Session:
             self.draft.steps.append(step)
         usage = msg.get("usage")
         if isinstance(usage, dict):
+            if step.tokens is None or self.usage_of.get(mid) != usage:  # lines repeat it
+                step.tokens = usage_tokens([usage], "message.usage")
             self.usage_of[mid] = usage
             self.usage_lines.append(usage)
-            step.tokens = usage_tokens([usage], "message.usage")
         for item in as_list(msg.get("content")):
             block = as_dict(item)
             btype = as_str(block.get("type"))

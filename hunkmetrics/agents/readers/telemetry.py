@@ -62,8 +62,7 @@ def read(path: Path, fmt: str | None = None) -> list[Draft]:
     draft = Draft(agent="gemini-cli", source_format=fmt or "gemini_telemetry")
     prefix: str | None = None
     step: StepDraft | None = None
-    total = Tokens(source="")
-    responses = 0
+    counted: list[Tokens] = []
     no_args = 0
     for _, rec in iter_concatenated(path, draft):
         name = event_name(rec)
@@ -82,9 +81,8 @@ def read(path: Path, fmt: str | None = None) -> list[Draft]:
             draft.ended_at = stamp if draft.ended_at is None else max(draft.ended_at, stamp)
         short = name[len(prefix) :] if prefix and name.startswith(prefix) else name
         if short == "api_response":
-            responses += 1
             tokens = gemini_tokens(attrs, "api_response", _KEYS)
-            total = total + tokens
+            counted.append(tokens)
             step = StepDraft(
                 "agent",
                 stamp,
@@ -126,14 +124,6 @@ def read(path: Path, fmt: str | None = None) -> list[Draft]:
         draft.warn(
             f"{no_args} tool call(s) without function_args (run without --telemetry-log-prompts)"
         )
-    if responses:
-        draft.tokens = Tokens(
-            total.input_uncached,
-            total.cache_read,
-            total.cache_write,
-            total.output,
-            total.reasoning,
-            total.raw,
-            "sum of api_response token counts",
-        )
+    if counted:
+        draft.tokens = Tokens.sum(counted, "sum of api_response token counts")
     return [draft]

@@ -1,0 +1,104 @@
+"""`agents evaluate` as a library call: every run measured in parallel, one record per
+attempt written with the datasets' no-loss JSON Lines writer, resumable."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hunkmetrics.agents.evaluate import Reference, Settings, error_record, evaluate_run
+from hunkmetrics.agents.runs import Run, bug_key, read_runs
+from hunkmetrics.datasets.executors import make_executor, one_line
+from hunkmetrics.datasets.inputs import Defaults, open_input
+from hunkmetrics.datasets.records import JsonlWriter, encode_record
+from hunkmetrics.datasets.scheduler import run_tasks
+from hunkmetrics.errors import HunkmetricsError
+
+
+def read_references(
+    path: str | Path,
+    *,
+    repo: str | Path | None = None,
+    rev: str | None = None,
+    reverse: bool = False,
+) -> dict[str, Reference]:
+    """The developer patches by bug key (`bug_key`): a directory of `<bug>.diff` files or
+    a manifest CSV `id,patch[,repo,rev,reverse]`, as `batch` reads them."""
+    checked = open_input(path, Defaults(repo=repo, rev=rev, reverse=reverse))
+    return {
+        bug_key(item.id): Reference(item.id, item.patch, item.repo, item.rev, item.reverse)
+        for item in checked.items()
+    }
+
+
+@dataclass
+class Summary:
+    """What a run of `evaluate_runs` did."""
+
+    total: int
+    skipped: int
+    written: int
+    errors: int
+    crashed: int
+
+
+def _work(run: Run, reference: Reference | None, settings: Settings) -> dict[str, Any]:
+    return evaluate_run(run, reference, settings)
+
+
+def evaluate_runs(
+    runs_path: str | Path,
+    references: dict[str, Reference],
+    settings: Settings,
+    *,
+    out: str | Path | None = None,
+    jobs: int = 1,
+    resume: bool = False,
+    on_start: Callable[[int], None] = lambda total: None,
+    on_record: Callable[[dict[str, Any]], None] = lambda record: None,
+) -> Summary:
+    """Evaluate every run under `runs_path` against `references`, writing one attempt
+    record per line to `out` (stdout when None). With `resume`, runs already in `out`
+    are skipped; `jobs` > 1 uses that many worker processes."""
+    runs = read_runs(runs_path)
+    try:
+        writer = JsonlWriter(out, resume=resume) if out is not None else None
+    except FileExistsError as exc:
+        raise HunkmetricsError(str(exc)) from None
+    done = writer.done_ids if writer is not None else set()
+    todo = [r for r in runs if r.id not in done]
+    summary = Summary(len(runs), len(runs) - len(todo), 0, 0, 0)
+    on_start(len(todo))
+
+    def emit(record: dict[str, Any]) -> None:
+        if writer is not None:
+            writer.write(record)
+        else:
+            sys.stdout.buffer.write(encode_record(record))
+            sys.stdout.flush()
+        summary.written += 1
+        summary.errors += record.get("error") is not None
+        on_record(record)
+
+    def crashed(run: Run, exc: BaseException) -> None:
+        summary.crashed += 1
+        emit(error_record(run, settings, f"worker crashed: {one_line(exc)}"))
+
+    executor = make_executor("local" if jobs > 1 else "inline", jobs=jobs)
+    try:
+        with executor:
+            run_tasks(
+                executor,
+                todo,
+                _work,
+                deliver=lambda run, record: emit(record),
+                crashed=crashed,
+                arguments=lambda run: (run, references.get(bug_key(run.bug)), settings),
+            )
+    finally:
+        if writer is not None:
+            writer.close()
+    return summary

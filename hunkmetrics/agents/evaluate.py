@@ -1,0 +1,299 @@
+"""One attempt, measured: read its trajectory, take its patch and outcome, compare the patch
+with the developer's, and build its `hunkmetrics/attempt/v1` record (docs/agents.md).
+
+`evaluate_run` never raises for a bad run: the run's record then carries a one-line
+`error`, so a long evaluation is never stopped by one broken trajectory.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from hunkmetrics.agents import classify, read_trajectory
+from hunkmetrics.agents.metrics import (
+    HunkReach,
+    HunkSite,
+    Reach,
+    compilation,
+    edit_cycles,
+    hunk_reach,
+    localization_success,
+    regression_reduction,
+    repaired,
+    unique_native_tools,
+    unique_shell_commands,
+)
+from hunkmetrics.agents.model import Attempt, Outcome
+from hunkmetrics.agents.outcomes import merge, outcome_from_columns, read_outcome
+from hunkmetrics.agents.runs import Run
+from hunkmetrics.documents.build import TOOL
+from hunkmetrics.documents.shapes import ATTEMPT_OK
+from hunkmetrics.errors import HunkmetricsError
+from hunkmetrics.lang.locate import LocatedHunk
+from hunkmetrics.metrics.localization import LocalizationResult, file_key
+from hunkmetrics.patch.model import LineKind
+from hunkmetrics.workspace import Workspace, open_candidate, open_workspace
+
+SCHEMA = "hunkmetrics/attempt/v1"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How every run is evaluated (picklable)."""
+
+    profile: str = "semantic"
+    dedupe_usage: bool = True
+    reverse: bool = False
+    exclude_tests: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """The developer patch for a bug and where its sources are (picklable)."""
+
+    name: str
+    patch: str
+    repo: str | None = None
+    rev: str | None = None
+    reverse: bool = False
+
+
+def _config(settings: Settings) -> dict[str, Any]:
+    return {
+        "profile": settings.profile,
+        "dedupe_usage": settings.dedupe_usage,
+        "reverse": settings.reverse,
+        "exclude_tests": settings.exclude_tests,
+    }
+
+
+def _head(run: Run, settings: Settings) -> dict[str, Any]:
+    return {
+        "id": run.id,
+        "schema": SCHEMA,
+        "tool": dict(TOOL),
+        "config": _config(settings),
+        "agent": run.agent,
+        "bug": run.bug,
+        "trajectory": run.trajectory,
+    }
+
+
+def error_record(run: Run, settings: Settings, message: str) -> dict[str, Any]:
+    """The record of a run that could not be evaluated: its head and a one-line error."""
+    return {**_head(run, settings), "error": " ".join(message.split())}
+
+
+def evaluate_run(run: Run, reference: Reference | None, settings: Settings) -> dict[str, Any]:
+    """The run's attempt record; an error record (one line) when it cannot be read."""
+    try:
+        return _evaluate(run, reference, settings)
+    except (HunkmetricsError, OSError, ValueError) as exc:
+        return error_record(run, settings, str(exc))
+
+
+def run_outcome(run: Run) -> Outcome | None:
+    """The harness outcome of a run: its outcome files and manifest columns merged."""
+    after = read_outcome(run.outcome) if run.outcome else None
+    before = read_outcome(run.outcome_before) if run.outcome_before else None
+    columns = outcome_from_columns(dict(run.columns)) if run.columns else None
+    return merge(after, before, columns)
+
+
+def hunk_sites(located: list[LocatedHunk]) -> list[HunkSite]:
+    """The developer hunks as fault sites: file, method, span, and the pre-image lines
+    that identify an edit of them (removed lines, or the context of a pure insertion)."""
+    sites = []
+    for item in located:
+        kinds = (LineKind.REMOVED,) if item.hunk.removed else (LineKind.CONTEXT,)
+        lines = tuple(
+            text
+            for ln in item.hunk.lines
+            if ln.kind in kinds
+            and len(text := ln.text.strip()) >= 3
+            and any(ch.isalnum() for ch in text)
+        )
+        sites.append(
+            HunkSite(
+                index=item.hunk.index,
+                file=file_key(item.file),
+                method=item.location.method,
+                method_span=item.location.method_span,
+                lines=lines,
+                span=(item.hunk.old_start, item.hunk.old_start + max(item.hunk.old_lines, 1) - 1),
+            )
+        )
+    return sites
+
+
+def _reach(reach: Reach | None) -> dict[str, Any] | None:
+    return None if reach is None else {"action": reach.action, "at_s": reach.at_s}
+
+
+def _hunk(h: HunkReach) -> dict[str, Any]:
+    return {
+        "hunk": h.hunk,
+        "file": h.file,
+        "method": h.method,
+        "read_file": _reach(h.read_file),
+        "read_method": _reach(h.read_method),
+        "edited": _reach(h.edited),
+        "edit_match": h.edit_match,
+    }
+
+
+def _time(stamp: datetime | None) -> str | None:
+    return stamp.isoformat() if stamp is not None else None
+
+
+def _patch_text(run: Run, attempt: Attempt) -> tuple[bytes | None, str]:
+    if run.patch:
+        return Path(run.patch).read_bytes(), f"file: {run.patch}"
+    if attempt.patch is not None:
+        return attempt.patch.encode("utf-8", "surrogateescape"), attempt.patch_source
+    return None, "none"
+
+
+def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict[str, Any]:
+    attempt = read_trajectory(
+        run.trajectory, run.format, settings.profile, dedupe_usage=settings.dedupe_usage
+    )
+    semantic = attempt if attempt.profile == "semantic" else classify(attempt, "semantic")
+    outcome = run_outcome(run) or attempt.outcome
+    warnings = list(attempt.warnings)
+    data, patch_source = _patch_text(run, attempt)
+
+    localization: LocalizationResult | None = None
+    sites: list[HunkSite] = []
+    patch_files: tuple[str, ...] = ()
+    patch_error: str | None = None
+    nonempty = bool(data and data.strip())
+    if reference is None:
+        warnings.append(f"no developer patch for bug {run.bug}: localization not measured")
+    else:
+        with _open_reference(reference) as dev:
+            sites = hunk_sites(dev.located())
+            warnings.extend(dev.warnings)
+            candidate: Workspace | None = None
+            if data is not None and data.strip():
+                try:
+                    candidate, patch_error = open_candidate(
+                        data, repo=reference.repo, rev=reference.rev, cache=dev.cache
+                    )
+                except HunkmetricsError as exc:  # e.g. it does not match the sources
+                    warnings.append(f"agent patch read without sources: {exc}")
+                    candidate, patch_error = open_candidate(data)
+            try:
+                localization = dev.localization(
+                    candidate,
+                    exclude_tests=settings.exclude_tests,
+                    candidate_error=patch_error,
+                )
+            finally:
+                if candidate is not None:
+                    candidate.close()
+        patch_files = localization.candidate_files
+        nonempty = bool(patch_files)
+
+    compiled = compilation(outcome)
+    after = outcome.failing_after if outcome is not None else None
+    before = outcome.failing_before if outcome is not None else None
+    known = compiled is False or (compiled is True and after is not None)
+    ls = None
+    if compiled is not None and localization is not None:
+        ls = localization_success(
+            nonempty, compiled, localization.candidate_files, localization.reference_files
+        )
+    runtime, runtime_source = attempt.runtime_s, attempt.runtime_source
+    harness = dict(run.columns).get("runtime_s")
+    if harness:
+        try:
+            runtime = float(harness)
+        except ValueError:
+            raise HunkmetricsError(f"column runtime_s: {harness!r} is not a number") from None
+        if not math.isfinite(runtime) or runtime < 0:
+            raise HunkmetricsError(f"column runtime_s: {harness!r} is not a duration")
+        runtime_source = "harness: manifest column runtime_s"
+    cycles = edit_cycles(semantic.actions)
+    tokens = attempt.tokens
+    record = {
+        **_head(run, settings),
+        "error": None,
+        "format": attempt.source_format,
+        "agent_version": attempt.agent_version,
+        "model": attempt.model,
+        "session_id": attempt.session_id,
+        "reference": reference.name if reference is not None else None,
+        "patch": {
+            "source": patch_source,
+            "empty": not nonempty,
+            "files": list(patch_files),
+            "error": patch_error,
+        },
+        "outcome": None
+        if outcome is None
+        else {
+            "compiled": outcome.compiled,
+            "failing_before": outcome.failing_before,
+            "failing_after": outcome.failing_after,
+            "failing_tests": list(outcome.failing_tests),
+            "source": outcome.source,
+        },
+        "ls": ls,
+        "compiled": compiled,
+        "repaired": repaired(nonempty, compiled, after) if known else None,
+        "regression_reduction": regression_reduction(compiled, before, after),
+        "tokens": {
+            "input": tokens.input_total,
+            "output": tokens.output_total,
+            "total": tokens.total,
+            "input_uncached": tokens.input_uncached,
+            "cache_read": tokens.cache_read,
+            "cache_write": tokens.cache_write,
+            "output_visible": tokens.output,
+            "reasoning": tokens.reasoning,
+            "convention": "input = input_uncached + cache_read + cache_write (every prompt "
+            "token, cached or not); output = output_visible + reasoning; total = input + "
+            "output",
+            "source": tokens.source,
+            "raw": [{"field": k, "value": v} for k, v in tokens.raw.items()],
+        },
+        "runtime": {
+            "seconds": runtime,
+            "source": runtime_source,
+            "started_at": _time(attempt.started_at),
+            "ended_at": _time(attempt.ended_at),
+        },
+        "tool_calls": attempt.tool_call_count,
+        "actions": attempt.action_count,
+        "profile": attempt.profile,
+        "categories": [
+            {"category": k, "actions": n, "share": n / attempt.action_count}
+            for k, n in attempt.category_counts().items()
+        ],
+        "unique_native_tools": list(unique_native_tools(attempt)),
+        "unique_shell_commands": list(unique_shell_commands(attempt)),
+        "localization": localization.to_dict() if localization is not None else None,
+        "hunks": [_hunk(h) for h in hunk_reach(semantic, sites)],
+        "cycles": {
+            "count": cycles.count,
+            "edits": cycles.edits,
+            "validations": cycles.validations,
+            "last_edit_validated": cycles.last_edit_validated,
+        },
+        "warnings": list(dict.fromkeys(warnings)),
+    }
+    return ATTEMPT_OK.build(record)
+
+
+def _open_reference(reference: Reference) -> Workspace:
+    try:
+        return open_workspace(
+            reference.patch, repo=reference.repo, rev=reference.rev, reverse=reference.reverse
+        )
+    except HunkmetricsError as exc:
+        raise HunkmetricsError(f"developer patch {reference.patch}: {exc}") from exc

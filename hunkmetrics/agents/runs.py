@@ -1,0 +1,170 @@
+"""What `agents evaluate` reads: agent runs (a manifest CSV or a `RUNS/<agent>/<bug>/`
+directory) and the developer patches they are measured against.
+
+Manifest: a CSV with the columns `agent,bug,trajectory` and optionally `format`, `patch`,
+`outcome`, `outcome_before`, `compiled`, `failing_before`, `failing_after` (the study's
+`compile_fail` too) and `runtime_s` (the harness's wall clock, which then replaces the
+runtime read from the trajectory); paths relative to the manifest's folder.
+
+Directory: `RUNS/<agent>/<bug>/` holds one trajectory (a file or an OpenHands events
+folder; when several entries could be it, the one named `trajectory*`), and optionally
+`patch.diff` (or `.patch`: the agent's final patch), `outcome.txt|.xml|/` (the harness's
+test run after the patch: defects4j output or JUnit XML) and `before.txt|.xml|/` (the
+run before it). Everything is checked before anything runs.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from hunkmetrics.errors import HunkmetricsError
+
+REQUIRED = ("agent", "bug", "trajectory")
+OPTIONAL = (
+    "format",
+    "patch",
+    "outcome",
+    "outcome_before",
+    "compiled",
+    "compile_fail",
+    "failing_before",
+    "failing_after",
+    "runtime_s",
+)
+_PATCHES = ("patch.diff", "patch.patch")
+_OUTCOME_STEMS = ("outcome", "before")
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One attempt to evaluate (picklable: sent to a worker)."""
+
+    agent: str
+    bug: str
+    trajectory: str
+    format: str | None = None
+    patch: str | None = None
+    outcome: str | None = None
+    outcome_before: str | None = None
+    columns: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def id(self) -> str:
+        return f"{self.agent}/{self.bug}"
+
+
+def read_runs(path: str | Path) -> list[Run]:
+    """Every run in a manifest CSV or a runs directory, checked (HunkmetricsError names
+    the row or folder at fault)."""
+    root = Path(path)
+    if not root.exists():
+        raise HunkmetricsError(f"{root}: no such file or directory")
+    runs = list(_directory(root) if root.is_dir() else _manifest(root))
+    if not runs:
+        raise HunkmetricsError(f"{root}: no runs found")
+    seen: set[str] = set()
+    for run in runs:
+        if run.id in seen:
+            raise HunkmetricsError(f"{root}: run {run.id} appears twice")
+        seen.add(run.id)
+    return runs
+
+
+def _cell(row: dict[str, str | None], key: str) -> str:
+    return (row.get(key) or "").strip()
+
+
+def _manifest(path: Path) -> Iterator[Run]:
+    base = path.parent
+    try:
+        handle = path.open(newline="", encoding="utf-8-sig")
+    except OSError as exc:
+        raise HunkmetricsError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    with handle:
+        reader = csv.DictReader(handle)
+        header = [h.strip() for h in reader.fieldnames or []]
+        missing = [c for c in REQUIRED if c not in header]
+        if missing:
+            raise HunkmetricsError(
+                f"{path}: a runs manifest needs the columns {','.join(REQUIRED)} "
+                f"(missing {', '.join(missing)})"
+            )
+        unknown = [c for c in header if c not in REQUIRED + OPTIONAL]
+        if unknown:
+            raise HunkmetricsError(f"{path}: unknown columns {', '.join(unknown)}")
+        for line, raw in enumerate(reader, start=2):
+            row = {k.strip(): v for k, v in raw.items() if k is not None}
+            agent, bug, traj = (_cell(row, c) for c in REQUIRED)
+            if not agent or not bug or not traj:
+                raise HunkmetricsError(f"{path}:{line}: agent, bug and trajectory are required")
+            paths = {}
+            for key in ("trajectory", "patch", "outcome", "outcome_before"):
+                value = _cell(row, key)
+                if value:
+                    full = base / value
+                    if not full.exists():
+                        raise HunkmetricsError(f"{path}:{line}: {key} {value}: no such file")
+                    paths[key] = str(full)
+            yield Run(
+                agent=agent,
+                bug=bug,
+                trajectory=paths["trajectory"],
+                format=_cell(row, "format") or None,
+                patch=paths.get("patch"),
+                outcome=paths.get("outcome"),
+                outcome_before=paths.get("outcome_before"),
+                columns=tuple(
+                    (k, _cell(row, k))
+                    for k in (
+                        "compiled",
+                        "compile_fail",
+                        "failing_before",
+                        "failing_after",
+                        "runtime_s",
+                    )
+                    if _cell(row, k)
+                ),
+            )
+
+
+def _named(folder: Path, stem: str) -> str | None:
+    for entry in sorted(folder.iterdir()):
+        if entry.name == stem or entry.name.startswith(stem + "."):
+            return str(entry)
+    return None
+
+
+def _directory(root: Path) -> Iterator[Run]:
+    for agent_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+        for bug_dir in sorted(p for p in agent_dir.iterdir() if p.is_dir()):
+            entries = [
+                e
+                for e in sorted(bug_dir.iterdir())
+                if e.name not in _PATCHES
+                and not any(e.name == s or e.name.startswith(s + ".") for s in _OUTCOME_STEMS)
+                and not e.name.startswith(".")
+            ]
+            named = [e for e in entries if e.name.startswith("trajectory")]
+            candidates = named or entries
+            if len(candidates) != 1:
+                found = ", ".join(e.name for e in candidates) or "nothing"
+                raise HunkmetricsError(
+                    f"{bug_dir}: expected one trajectory (or one named trajectory*), found {found}"
+                )
+            patch = next((str(bug_dir / n) for n in _PATCHES if (bug_dir / n).exists()), None)
+            yield Run(
+                agent=agent_dir.name,
+                bug=bug_dir.name,
+                trajectory=str(candidates[0]),
+                patch=patch,
+                outcome=_named(bug_dir, "outcome"),
+                outcome_before=_named(bug_dir, "before"),
+            )
+
+
+def bug_key(bug: str) -> str:
+    """Bug ids compare case-blind with `-` and `_` alike (`Chart-14` = `chart_14`)."""
+    return bug.strip().lower().replace("-", "_")
