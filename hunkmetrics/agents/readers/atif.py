@@ -11,6 +11,7 @@ field for (error flags, durations, sub-agent flags, patch).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -132,15 +133,7 @@ def read(path: Path) -> list[Draft]:
         draft.steps.append(sd)
     final = as_dict(data.get("final_metrics"))
     if total is not None:
-        draft.tokens = Tokens(
-            total.input_uncached,
-            total.cache_read,
-            total.cache_write,
-            total.output,
-            total.reasoning,
-            total.raw,
-            "sum of ATIF step metrics",
-        )
+        draft.tokens = replace(total, source="sum of ATIF step metrics")
     elif final:
         draft.tokens = atif_tokens(
             {

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -145,15 +146,7 @@ def read(path: Path) -> list[Draft]:
             pending = None
             draft.steps.append(StepDraft(str(role), stamp, text))
     if total is not None:
-        draft.tokens = Tokens(
-            total.input_uncached,
-            total.cache_read,
-            total.cache_write,
-            total.output,
-            total.reasoning,
-            total.raw,
-            "sum of extra.response.usage",
-        )
+        draft.tokens = replace(total, source="sum of extra.response.usage")
     submission = info.get("submission")
     if isinstance(submission, str):
         draft.patch, draft.patch_source = submission, "trajectory: info.submission"
