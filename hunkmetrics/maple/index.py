@@ -388,7 +388,9 @@ class RepoIndex:
                     listing[path] = (stat, None)
             if not stale:
                 return False
-            full = {p: (r.stat, None) for p, r in self.files.items()}
+            full: dict[str, tuple[StatKey | None, str | None]] = {
+                p: (r.stat, None) for p, r in self.files.items()
+            }
             full.update(listing)
             for path in set(paths) - set(listing):
                 full.pop(path, None)

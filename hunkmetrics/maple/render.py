@@ -141,11 +141,11 @@ def _outline(
             depth = max(depth, 0)
     events.extend((child.start, child) for child in inner)
     events.sort(key=lambda e: e[0])
-    for number, child in events:
-        if child is None:
+    for number, member in events:
+        if member is None:
             out.append((number, lines[number - 1].rstrip()))
         else:
-            _outline(index, lines, child, indented, out)
+            _outline(index, lines, member, indented, out)
     if not indented and scope.end <= len(lines) and scope.end > head_end:
         out.append((scope.end, lines[scope.end - 1].rstrip()))
 

@@ -391,7 +391,7 @@ class Maple:
 
     def _close_lines(self, snippet: str, files: set[str]) -> str:
         first = snippet.strip().splitlines()[0].strip()
-        out = []
+        out: list[str] = []
         for path in sorted(files):
             if path not in self.index.files:
                 continue
@@ -496,7 +496,7 @@ def _loose(snippet: str) -> re.Pattern[bytes] | None:
     lines = [line.strip() for line in snippet.splitlines() if line.strip()]
     if not lines:
         return None
-    parts = [r"[ \t]+".join(re.escape(w.encode("utf-8")) for w in line.split()) for line in lines]
+    parts = [b"[ \t]+".join(re.escape(w.encode("utf-8")) for w in line.split()) for line in lines]
     return re.compile(rb"[ \t]*\r?\n[ \t]*".join(parts))
 
 
