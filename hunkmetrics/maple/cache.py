@@ -75,7 +75,7 @@ class IndexCache:
         indexes: dict[tuple[str, str, str | None], FileIndex] = {}
         stats: dict[str, tuple[StatKey, str]] = {}
         for record in records:
-            indexes[(record.path, record.blob, record.index.package)] = record.index
+            indexes[(record.path, record.blob, record.package)] = record.index
             if record.stat is not None:
                 stats[record.path] = (record.stat, record.blob)
         payload = {"format": _FORMAT, "indexes": indexes, "stats": stats}

@@ -60,6 +60,7 @@ class FileRecord:
     blob: str
     stat: StatKey | None  # (mtime_ns, size) in a working tree; None in a revision
     index: FileIndex
+    package: str | None = None  # the package the hooks gave from the tree (None: the file's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +281,7 @@ class RepoIndex:
         for path in changed:
             self._drop(path)
         todo: list[tuple[str, bytes, str | None]] = []
-        seen: dict[str, tuple[StatKey | None, str]] = {}
+        seen: dict[str, tuple[StatKey | None, str, str | None]] = {}
         for path, (stat, blob) in listing.items():
             current = self.files.get(path)
             if current is not None and stat is not None and current.stat == stat:
@@ -298,22 +299,22 @@ class RepoIndex:
                 blob = blob_hash(data)
             package = self._package(path)
             found = cached.get(path, blob, package) if cached is not None else None
-            if current is not None and current.blob == blob and current.index.package == package:
+            if current is not None and current.blob == blob and current.package == package:
                 found = current.index
             if found is not None:
-                self._put(FileRecord(path, blob, stat, found))
+                self._put(FileRecord(path, blob, stat, found, package))
                 continue
             if data is None:
                 data = self._tree.read(path, blob)
                 if data is None:
                     self._warn(path, "could not be read")
                     continue
-            seen[path] = (stat, blob)
+            seen[path] = (stat, blob, package)
             todo.append((path, data, package))
             changed.append(path)
         for (path, _, _), index in zip(todo, self._parse(todo), strict=True):
-            stat, blob = seen[path]
-            self._put(FileRecord(path, blob, stat, index))
+            stat, blob, package = seen[path]
+            self._put(FileRecord(path, blob, stat, index, package))
         return changed
 
     def _parse(self, todo: list[tuple[str, bytes, str | None]]) -> Iterator[FileIndex]:

@@ -154,10 +154,9 @@ class Maple:
                 continue
             record = self.index.files[path]
             indented = default_languages()[record.index.language].fragment == "indent"
-            body = skeleton(record.index, self.index.lines(path), indented)
-            parts.append(
-                f"{path} ({record.index.language}, {record.index.line_count} lines)\n{body}"
-            )
+            lines = self.index.lines(path)
+            body = skeleton(record.index, lines, indented)
+            parts.append(f"{path} ({record.index.language}, {len(lines)} lines)\n{body}")
         if not parts:
             raise MapleError(f"{file_name!r} is no longer in the repository.")
         return "\n\n".join(parts)
@@ -208,10 +207,10 @@ class Maple:
         record = self.index.files.get(path)
         if record is None:
             raise MapleError(f"{file_name!r} is no longer in the repository.")
-        count = record.index.line_count
-        if isinstance(line, bool) or not isinstance(line, int) or not 1 <= line <= count:
-            raise MapleError(f"line must be between 1 and {count} for {path}.")
-        text = self.index.lines(path)[line - 1] if line <= len(self.index.lines(path)) else ""
+        lines = self.index.lines(path)
+        if isinstance(line, bool) or not isinstance(line, int) or not 1 <= line <= len(lines):
+            raise MapleError(f"line must be between 1 and {len(lines)} for {path}.")
+        text = lines[line - 1]
         hunk = Hunk(0, path, line, 1, line, 0, "", (Line(LineKind.REMOVED, text, line, None),))
         loc = locate_in_index(record.index, hunk, "source")
         span = f" (lines {loc.method_span[0]}-{loc.method_span[1]})" if loc.method_span else ""

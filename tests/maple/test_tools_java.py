@@ -135,7 +135,7 @@ def test_many_hits_are_capped_and_counted(java: Maple) -> None:
 def test_class_skeleton(java: Maple) -> None:
     out = java.extract_class_skeleton("Inventory.java")
     lines = out.splitlines()
-    assert lines[0] == f"{INVENTORY} (java, 175 lines)"
+    assert lines[0] == f"{INVENTORY} (java, 174 lines)"
     assert "  1: package com.acme.core;" in lines
     assert " 17: public class Inventory {" in lines
     assert " 32:     private int maxPerSku;" in lines
@@ -163,5 +163,5 @@ def test_references_and_enclosing(java: Maple) -> None:
     where = java.find_enclosing("Inventory.java", 169)
     assert "class: com.acme.core.Inventory.Auditor$1" in where
     assert "method: com.acme.core.Inventory.Auditor$1.run() (lines 167-170)" in where
-    with pytest.raises(MapleError, match="between 1 and 175"):
+    with pytest.raises(MapleError, match="between 1 and 174"):
         java.find_enclosing("Inventory.java", 999)
