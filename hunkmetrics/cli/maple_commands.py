@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 from enum import StrEnum
 from pathlib import Path
@@ -71,12 +70,15 @@ def maple(
 
       hunkmetrics maple --repo ../project --rev HEAD~3 --extra-tools
     """
-    if importlib.util.find_spec("mcp") is None:
+    try:
+        from ..maple.server import build_server
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] != "mcp":
+            raise
         fail('the maple server needs the mcp package: pip install "hunkmetrics[mcp]"', EXIT_INPUT)
 
     def run() -> None:
         from ..maple import Maple, open_index
-        from ..maple.server import build_server
 
         logging.basicConfig(level=logging.WARNING, format="hunkmetrics maple: %(message)s")
         index = open_index(repo, rev, cache_dir=cache, jobs=jobs)
