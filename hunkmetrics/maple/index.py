@@ -50,6 +50,7 @@ SKIP_DIRS = frozenset(
     }
 )
 _PARALLEL_MIN = 64  # fewer files than this are parsed in-process
+_LINES_HELD = 512  # files whose decoded lines are kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +248,8 @@ class RepoIndex:
         self.parsed = 0  # files parsed since start (cache misses)
         self._warned: set[tuple[str, str]] = set()
         self._texts: dict[str, tuple[str, bytes]] = {}
+        self._lines: dict[str, tuple[str, list[str]]] = {}
+        self._order: list[str] | None = None  # sorted paths, while no file comes or goes
         self._paths = PathSet(())
         self._last_scan = 0.0
         self._lock = threading.RLock()
@@ -337,6 +340,8 @@ class RepoIndex:
         old = self.files.get(record.path)
         if old is not None:
             self.names.remove(old)
+        else:
+            self._order = None
         self.files[record.path] = record
         self.names.add(record)
         self._texts.pop(record.path, None)
@@ -350,6 +355,7 @@ class RepoIndex:
         old = self.files.pop(path, None)
         if old is not None:
             self.names.remove(old)
+            self._order = None
         self._texts.pop(path, None)
 
     def _warn(self, path: str, message: str) -> None:
@@ -400,29 +406,46 @@ class RepoIndex:
 
     # -- reading --------------------------------------------------------------------
 
-    def text(self, path: str) -> str:
-        """The indexed text of a file (decoded leniently)."""
+    def data(self, path: str) -> bytes:
+        """The indexed bytes of a file (read once per blob, then held)."""
         with self._lock:
             record = self.files[path]
             held = self._texts.get(path)
             if held is not None and held[0] == record.blob:
-                return held[1].decode("utf-8", "replace")
+                return held[1]
             data = self._tree.read(path, record.blob)
             if data is None:
                 raise SourceError(f"{path}: could not be read")
             self._texts[path] = (record.blob, data)
-            return data.decode("utf-8", "replace")
+            self._lines.pop(path, None)
+            return data
 
     def lines(self, path: str) -> list[str]:
-        """The file's lines without line endings (index 0 is line 1)."""
-        return self.text(path).splitlines()
+        """The file's lines without line endings (index 0 is line 1), cut at `\\n` only,
+        as tree-sitter counts rows."""
+        with self._lock:
+            data = self.data(path)
+            blob = self.files[path].blob
+            held = self._lines.get(path)
+            if held is not None and held[0] == blob:
+                return held[1]
+            text = data.decode("utf-8", "replace")
+            lines = [line.removesuffix("\r") for line in text.split("\n")]
+            if lines and not lines[-1]:
+                lines.pop()  # the empty piece after the last newline
+            if len(self._lines) >= _LINES_HELD:
+                del self._lines[next(iter(self._lines))]  # the oldest
+            self._lines[path] = (blob, lines)
+            return lines
 
     def all_texts(self, only: set[str] | None = None) -> Iterator[tuple[str, bytes]]:
         """Every indexed file's bytes (or those of `only`), by path order."""
         with self._lock:
-            for path in sorted(self.files if only is None else only & set(self.files)):
-                self.text(path)
-                yield path, self._texts[path][1]
+            if self._order is None:
+                self._order = sorted(self.files)
+            paths = self._order if only is None else sorted(only & self.files.keys())
+            for path in paths:
+                yield path, self.data(path)
 
     def close(self) -> None:
         self._tree.close()

@@ -4,17 +4,18 @@ tree holds an identifier node exactly there (not a comment, a string or a declar
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import tree_sitter as ts
 
-from ..lang import default_languages
+from ..lang import Language, default_languages
 
 if TYPE_CHECKING:
     from .index import RepoIndex
 
-__all__ = ["Reference", "find_references"]
+__all__ = ["Reference", "References", "find_references"]
 
 _CALL_WORDS = ("call", "invocation", "creation")
 
@@ -27,32 +28,57 @@ class Reference:
     text: str
 
 
-def find_references(index: RepoIndex, name: str) -> list[Reference]:
-    """Every use of `name` in the indexed files, by path and line."""
+@dataclass(frozen=True, slots=True)
+class References:
+    """The uses found, and how much was left unverified when the search stopped early."""
+
+    found: list[Reference]
+    files_searched: int  # files parsed and checked
+    files_left: int  # files holding the word that were not parsed
+    occurrences_left: int  # textual occurrences in those files (uses, comments, strings…)
+
+
+def find_references(index: RepoIndex, name: str, enough: int | None = None) -> References:
+    """Uses of `name` in the indexed files, by path and line. With `enough`, parsing
+    stops once that many are found; what was left is counted, not verified."""
     word = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
     out: list[Reference] = []
+    searched = files_left = occurrences_left = 0
     for path, data in index.all_texts(None):
+        if name.encode() not in data:
+            continue
         offsets = [m.start() for m in word.finditer(data)]
         if not offsets:
+            continue
+        if enough is not None and len(out) >= enough:
+            files_left += 1
+            occurrences_left += len(offsets)
             continue
         language = default_languages().for_path(path)
         if language is None:
             continue
-        tree = language.parser().parse(data)
-        kinds = language.types | language.callables
-        lines = data.splitlines()
-        for offset in offsets:
-            node = tree.root_node.descendant_for_byte_range(offset, offset + len(name))
-            if node is None or not node.type.endswith("identifier"):
-                continue
-            parent = node.parent
-            if node.start_byte != offset or _is_declaration(parent, node, kinds):
-                continue
-            kind = "call" if parent is not None and _is_call(parent, node) else "use"
-            row = node.start_point.row
-            text = lines[row].decode("utf-8", "replace") if row < len(lines) else ""
-            out.append(Reference(path, row + 1, kind, text))
-    return out
+        searched += 1
+        out.extend(_uses(path, data, offsets, name, language))
+    return References(out, searched, files_left, occurrences_left)
+
+
+def _uses(
+    path: str, data: bytes, offsets: list[int], name: str, language: Language
+) -> Iterator[Reference]:
+    tree = language.parser().parse(data)
+    kinds = language.types | language.callables
+    lines = data.split(b"\n")
+    for offset in offsets:
+        node = tree.root_node.descendant_for_byte_range(offset, offset + len(name))
+        if node is None or not node.type.endswith("identifier"):
+            continue
+        parent = node.parent
+        if node.start_byte != offset or _is_declaration(parent, node, kinds):
+            continue
+        kind = "call" if parent is not None and _is_call(parent, node) else "use"
+        row = node.start_point.row
+        text = lines[row].decode("utf-8", "replace") if row < len(lines) else ""
+        yield Reference(path, row + 1, kind, text)
 
 
 def _is_call(parent: ts.Node, node: ts.Node) -> bool:

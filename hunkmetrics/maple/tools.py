@@ -183,17 +183,24 @@ class Maple:
         if not re.fullmatch(r"[A-Za-z_$][\w$]*", bare):
             raise MapleError(f"{query!r} is not an identifier.")
         self.index.ensure_current()
-        refs = find_references(self.index, bare)
-        if not refs:
+        shown = self.max_results * 5
+        result = find_references(self.index, bare, enough=shown)
+        refs = result.found
+        if not refs and not result.files_left:
             hint = self._close_callables(bare) or self._close_types(bare)
             raise MapleError(f"No references to {bare!r} found.{hint}")
-        shown = refs[: self.max_results * 5]
-        out = [f"{len(refs)} reference(s) to {bare!r}:"]
-        for ref in shown:
+        out = [f"{len(refs)} reference(s) to {bare!r} in {result.files_searched} file(s):"]
+        for ref in refs[:shown]:
             where = self._where(ref.path, ref.line, ref.line)
             out.append(f"{ref.path}:{ref.line} [{ref.kind}]{where}\n    {ref.text.strip()}")
-        if len(refs) > len(shown):
-            out.append(f"... {len(refs) - len(shown)} more not shown.")
+        if len(refs) > shown:
+            out.append(f"... {len(refs) - shown} more in those files, not shown.")
+        if result.files_left:
+            out.append(
+                f"... the search stopped there: {result.files_left} more file(s) hold the word "
+                f"{result.occurrences_left} time(s) (uses, comments or strings; not checked). "
+                "Ask for a rarer name, or use maple_find_code_in_file on one file."
+            )
         return "\n".join(out)
 
     def find_enclosing(self, file_name: str, line: int) -> str:
@@ -284,7 +291,11 @@ class Maple:
         if hits:
             return hits
         pattern = _loose(snippet)
-        return self._scan(lambda data: _regex(data, pattern), files) if pattern else []
+        if pattern is None:
+            return []
+        # Only files holding the snippet's longest word can match: a fast test first.
+        word = max(snippet.split(), key=len).encode("utf-8")
+        return self._scan(lambda data: _regex(data, pattern) if word in data else [], files)
 
     def _scan(
         self, find: Callable[[bytes], list[tuple[int, int]]], files: set[str] | None

@@ -158,10 +158,19 @@ def test_repo_structure(java: Maple) -> None:
 def test_references_and_enclosing(java: Maple) -> None:
     out = java.find_references("fire")
     # calls on lines 65 and 95 of Inventory.java; the declaration (125) is not a use
-    assert out.startswith("2 reference(s) to 'fire':")
+    assert out.startswith("2 reference(s) to 'fire' in 1 file(s):")
     assert f"{INVENTORY}:65 [call]" in out and f"{INVENTORY}:95 [call]" in out
     where = java.find_enclosing("Inventory.java", 169)
     assert "class: com.acme.core.Inventory.Auditor$1" in where
     assert "method: com.acme.core.Inventory.Auditor$1.run() (lines 167-170)" in where
     with pytest.raises(MapleError, match="between 1 and 174"):
         java.find_enclosing("Inventory.java", 999)
+
+
+def test_a_reference_search_that_stops_early_says_what_it_left(java: Maple) -> None:
+    out = Maple(java.index, max_results=1).find_references("add")
+    # Inventory.java (lines 36, 53, 71, 81) and Order.java (38) fill the five places;
+    # Strings.java, CsvReader.java and Telemetry.java hold the word 1 + 3 + 2 more times
+    assert out.startswith("5 reference(s) to 'add' in 2 file(s):")
+    assert "src/main/java/com/acme/core/Order.java:38 [call]" in out
+    assert "the search stopped there: 3 more file(s) hold the word 6 time(s)" in out
