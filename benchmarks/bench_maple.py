@@ -36,7 +36,10 @@ t0 = time.perf_counter()
 from hunkmetrics.maple import open_index
 index = open_index(sys.argv[1], sys.argv[2], cache_dir=sys.argv[3], jobs=2)
 elapsed = time.perf_counter() - t0
+from collections import Counter
+languages = Counter(r.index.language for r in index.files.values())
 print(json.dumps({"seconds": elapsed, "files": len(index.files), "parsed": index.parsed,
+                  "languages": dict(sorted(languages.items())),
                   "scopes": sum(len(r.index.scopes) for r in index.files.values()),
                   "warnings": len(index.warnings)}))
 """
@@ -164,7 +167,8 @@ def main() -> None:
             "path": args.repo,
             "rev": args.rev,
             "commit": head,
-            "java_files": cold["files"],
+            "files": cold["files"],
+            "files_by_language": cold["languages"],
             "lines": lines,
             "types_and_callables": cold["scopes"],
             "files_with_syntax_errors": cold["warnings"],

@@ -278,7 +278,7 @@ class Maple:
         if not found:
             base = name.rsplit("/", 1)[-1]
             names = {p.rsplit("/", 1)[-1]: p for p in paths}
-            close = process.extract(base, list(names), scorer=fuzz.WRatio, limit=5)
+            close = process.extract(base, list(names), scorer=fuzz.ratio, limit=5)
             hint = ", ".join(names[c[0]] for c in close if c[1] >= 60)
             raise MapleError(
                 f"No source file matches {file_name!r}." + (f" Close: {hint}." if hint else "")
@@ -476,7 +476,7 @@ def _member(scope: Scope) -> str:
 
 
 def _suggest(name: str, table: dict[str, list[Symbol]], label: str) -> str:
-    close = process.extract(name, list(table), scorer=fuzz.WRatio, limit=8, score_cutoff=70)
+    close = process.extract(name, list(table), scorer=fuzz.ratio, limit=8, score_cutoff=60)
     if not close:
         return ""
     shown = []
@@ -487,16 +487,28 @@ def _suggest(name: str, table: dict[str, list[Symbol]], label: str) -> str:
     return f" {label}: {', '.join(shown)}."
 
 
-def _line_at(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
+class _LineCounter:
+    """Line numbers of increasing offsets into one text, counted once from the last."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.offset = 0
+        self.line = 1
+
+    def at(self, offset: int) -> int:
+        self.line += self.data.count(b"\n", self.offset, offset)
+        self.offset = offset
+        return self.line
 
 
 def _exact(data: bytes, needle: bytes) -> list[tuple[int, int]]:
     out = []
+    lines = _LineCounter(data)
+    extra = needle.count(b"\n")
     start = data.find(needle)
     while start >= 0:
-        first = _line_at(data, start)
-        out.append((first, first + needle.count(b"\n")))
+        first = lines.at(start)
+        out.append((first, first + extra))
         start = data.find(needle, start + max(1, len(needle)))
     return out
 
@@ -512,7 +524,8 @@ def _loose(snippet: str) -> re.Pattern[bytes] | None:
 
 def _regex(data: bytes, pattern: re.Pattern[bytes]) -> list[tuple[int, int]]:
     out = []
+    lines = _LineCounter(data)
     for match in pattern.finditer(data):
-        first = _line_at(data, match.start())
+        first = lines.at(match.start())
         out.append((first, first + match.group().count(b"\n")))
     return out
