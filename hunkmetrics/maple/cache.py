@@ -4,6 +4,7 @@ stat each working-tree file had, so a restart parses only what changed."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import logging
 import os
@@ -13,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..lang import FileIndex
+from ..lang import FileIndex, Scope
 from ..version import __version__
 
 if TYPE_CHECKING:
@@ -22,8 +23,19 @@ if TYPE_CHECKING:
 __all__ = ["IndexCache", "StatKey", "default_cache_dir"]
 
 StatKey = tuple[int, int]  # (mtime_ns, size)
-_FORMAT = f"maple-index-1/{__version__}"
+_SCOPE_FIELDS = tuple(f.name for f in dataclasses.fields(Scope))
+_INDEX_FIELDS = tuple(f.name for f in dataclasses.fields(FileIndex))
+# A cache written for other fields (another hunkmetrics) is rebuilt, not misread.
+_FORMAT = f"maple-index-2/{__version__}/{','.join(_SCOPE_FIELDS + _INDEX_FIELDS)}"
 log = logging.getLogger("hunkmetrics.maple")
+
+
+def _reduce_scope(scope: Scope) -> tuple[type[Scope], tuple[object, ...]]:
+    return Scope, tuple(getattr(scope, name) for name in _SCOPE_FIELDS)
+
+
+def _reduce_index(index: FileIndex) -> tuple[type[FileIndex], tuple[object, ...]]:
+    return FileIndex, tuple(getattr(index, name) for name in _INDEX_FIELDS)
 
 
 def default_cache_dir(root: Path) -> Path:
@@ -50,6 +62,21 @@ class IndexCache:
         def get(self, path: str, blob: str, package: str | None) -> FileIndex | None:
             return self.indexes.get((path, blob, package))
 
+        def holds(self, records: Iterable[FileRecord]) -> bool:
+            """Whether this cache holds exactly these records (then it need not be written)."""
+            count = 0
+            for record in records:
+                count += 1
+                key = (record.path, record.blob, record.package)
+                if key not in self.indexes:
+                    return False
+                if record.stat is not None and self.stats.get(record.path) != (
+                    record.stat,
+                    record.blob,
+                ):
+                    return False
+            return count == len(self.indexes)
+
         def blob_for(self, path: str, stat: StatKey) -> str | None:
             """The blob a working-tree file had when it last had this stat."""
             seen = self.stats.get(path)
@@ -61,7 +88,7 @@ class IndexCache:
     def load(self) -> IndexCache.Entries | None:
         try:
             with self.file.open("rb") as handle:
-                data = pickle.load(handle)
+                data = pickle.load(handle)  # noqa: S301 (the user's own cache directory)
         except FileNotFoundError:
             return None
         except Exception as exc:  # a damaged or foreign cache is rebuilt, not fatal
@@ -83,7 +110,11 @@ class IndexCache:
             self.file.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.file.parent, suffix=".tmp")
             with os.fdopen(fd, "wb") as handle:
-                pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                pickler = pickle.Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL)
+                # Rebuilt through their constructors: much faster to load than the
+                # default state restoring of slotted dataclasses.
+                pickler.dispatch_table = {Scope: _reduce_scope, FileIndex: _reduce_index}
+                pickler.dump(payload)
             os.replace(tmp, self.file)
         except OSError as exc:
             log.warning("could not write the index cache %s: %s", self.file, exc)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat as stat_module
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -92,8 +93,8 @@ class _Names:
         for scope in record.index.scopes:
             table = self._table(scope)
             if table is not None:
-                symbol = Symbol(record.path, scope)
-                table.setdefault(symbol.bare, []).append(symbol)
+                key = scope.qualifier.rsplit(".", 1)[-1]
+                table.setdefault(key, []).append(Symbol(record.path, scope))
 
     def remove(self, record: FileRecord) -> None:
         for scope in record.index.scopes:
@@ -149,28 +150,31 @@ class _Worktree(_Tree):
     def listing(self) -> dict[str, tuple[StatKey | None, str | None]]:
         found: dict[str, tuple[StatKey | None, str | None]] = {}
         languages = default_languages()
-        for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
+        root = str(self.root)
+        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
             dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
-            base = Path(dirpath)
+            prefix = os.path.relpath(dirpath, root).replace(os.sep, "/")
+            prefix = "" if prefix == "." else prefix + "/"
             for name in filenames:
                 if languages.for_path(name) is None:
                     continue
-                full = base / name
-                stat = self.stat(full)
+                stat = self.stat(Path(dirpath, name))
                 if stat is not None:
-                    found[full.relative_to(self.root).as_posix()] = (stat, None)
+                    found[prefix + name] = (stat, None)
         return found
 
     def stat(self, full: Path) -> StatKey | None:
         """(mtime_ns, size) of a regular file inside the tree; None for anything else
         (a symlink leading out of the tree, a directory, a vanished file)."""
         try:
-            if full.is_symlink() and not contained(self.root, full):
-                return None
-            st = full.stat()
+            st = os.lstat(full)
+            if stat_module.S_ISLNK(st.st_mode):
+                if not contained(self.root, full):
+                    return None
+                st = os.stat(full)
         except OSError:
             return None
-        if not os.path.isfile(full):
+        if not stat_module.S_ISREG(st.st_mode):
             return None
         return (st.st_mtime_ns, st.st_size)
 
@@ -263,9 +267,10 @@ class RepoIndex:
         with self._lock:
             cached = self._cache.load() if self._cache else None
             listing = self._tree.listing()
-            self._update(listing, cached)
+            changed = self._update(listing, cached)
             self._last_scan = time.monotonic()
-            self.save()
+            if changed or cached is None or not cached.holds(self.files.values()):
+                self.save()
         return self
 
     def save(self) -> None:
@@ -325,7 +330,7 @@ class RepoIndex:
         if self.jobs == 1 or len(todo) < _PARALLEL_MIN:
             yield from (_index_one(item) for item in todo)
             return
-        size = max(8, len(todo) // (self.jobs * 8))
+        size = max(4, len(todo) // (self.jobs * 32))  # small batches balance big files
         batches = [todo[i : i + size] for i in range(0, len(todo), size)]
         with ProcessPoolExecutor(max_workers=self.jobs) as pool:
             for result in pool.map(_index_batch, batches):

@@ -57,10 +57,10 @@ class PathSet:
         self._paths: set[str] = set()
         for path in files:
             self._paths.add(path)
-            parent = PurePosixPath(path).parent
-            while str(parent) not in (".", ""):
-                self._paths.add(str(parent))
-                parent = parent.parent
+            cut = path.rfind("/")
+            while cut > 0 and path[:cut] not in self._paths:
+                self._paths.add(path[:cut])
+                cut = path.rfind("/", 0, cut)
 
     def exists(self, path: str) -> bool:
         return path in self._paths

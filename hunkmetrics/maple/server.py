@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from typing import Annotated
 
@@ -61,11 +62,13 @@ CodeSnippet = Annotated[
 ]
 
 
-def _guard(name: str, call: Callable[[], str]) -> str:
-    """Run a tool: a miss is a ToolError the model reads; a bug is logged and reported
-    as one line, never a crash of the server."""
+def _guard(name: str, call: Callable[[], str], lock: threading.Lock) -> str:
+    """Run a tool, one at a time (the SDK runs tools in worker threads): a miss is a
+    ToolError the model reads; a bug is logged and reported as one line, never a crash
+    of the server."""
     try:
-        return call()
+        with lock:
+            return call()
     except MapleError as exc:
         raise ToolError(str(exc)) from None
     except Exception as exc:
@@ -85,25 +88,28 @@ def build_server(maple: Maple, *, extra_tools: bool = False, name: str = "maple"
         ),
     )
     tool = server.tool
+    lock = threading.Lock()
 
     @tool(annotations=_READ_ONLY)
     def maple_find_class(class_name: ClassName) -> str:
         """Find a class (or interface, enum, record; nested and anonymous ones too) in the
         codebase: its declaration with javadoc, its file and line range, its members."""
-        return _guard("maple_find_class", lambda: maple.find_class(class_name))
+        return _guard("maple_find_class", lambda: maple.find_class(class_name), lock)
 
     @tool(annotations=_READ_ONLY)
     def maple_find_class_in_file(class_name: ClassName, file_name: FileName) -> str:
         """Find a class in a given file."""
         return _guard(
-            "maple_find_class_in_file", lambda: maple.find_class_in_file(class_name, file_name)
+            "maple_find_class_in_file",
+            lambda: maple.find_class_in_file(class_name, file_name),
+            lock,
         )
 
     @tool(annotations=_READ_ONLY)
     def maple_find_method(method_name: MethodName) -> str:
         """Find a method in the codebase: the whole code of every match (each overload),
         with its file, line range and class."""
-        return _guard("maple_find_method", lambda: maple.find_method(method_name))
+        return _guard("maple_find_method", lambda: maple.find_method(method_name), lock)
 
     @tool(annotations=_READ_ONLY)
     def maple_find_method_in_class(method_name: MethodName, class_name: ClassName) -> str:
@@ -111,26 +117,31 @@ def build_server(maple: Maple, *, extra_tools: bool = False, name: str = "maple"
         return _guard(
             "maple_find_method_in_class",
             lambda: maple.find_method_in_class(method_name, class_name),
+            lock,
         )
 
     @tool(annotations=_READ_ONLY)
     def maple_find_method_in_file(method_name: MethodName, file_name: FileName) -> str:
         """Locate a method within a given file: its whole code and line range."""
         return _guard(
-            "maple_find_method_in_file", lambda: maple.find_method_in_file(method_name, file_name)
+            "maple_find_method_in_file",
+            lambda: maple.find_method_in_file(method_name, file_name),
+            lock,
         )
 
     @tool(annotations=_READ_ONLY)
     def maple_find_code(code_snippet: CodeSnippet) -> str:
         """Find where a code snippet occurs in the codebase, with five lines of context
         and the class and method around it."""
-        return _guard("maple_find_code", lambda: maple.find_code(code_snippet))
+        return _guard("maple_find_code", lambda: maple.find_code(code_snippet), lock)
 
     @tool(annotations=_READ_ONLY)
     def maple_find_code_in_file(code_snippet: CodeSnippet, file_name: FileName) -> str:
         """Find a code snippet in a given file."""
         return _guard(
-            "maple_find_code_in_file", lambda: maple.find_code_in_file(code_snippet, file_name)
+            "maple_find_code_in_file",
+            lambda: maple.find_code_in_file(code_snippet, file_name),
+            lock,
         )
 
     @tool(annotations=_READ_ONLY)
@@ -138,7 +149,7 @@ def build_server(maple: Maple, *, extra_tools: bool = False, name: str = "maple"
         """The skeleton of a file: package, imports, classes with their fields and the
         signatures of their constructors and methods, each with its line number."""
         return _guard(
-            "maple_extract_class_skeleton", lambda: maple.extract_class_skeleton(file_name)
+            "maple_extract_class_skeleton", lambda: maple.extract_class_skeleton(file_name), lock
         )
 
     @tool(annotations=_READ_ONLY)
@@ -146,7 +157,7 @@ def build_server(maple: Maple, *, extra_tools: bool = False, name: str = "maple"
         max_depth: Annotated[int, Field(description="How many directory levels to show")] = 100,
     ) -> str:
         """The repository's directories and source files as a tree."""
-        return _guard("maple_repo_structure", lambda: maple.repo_structure(max_depth))
+        return _guard("maple_repo_structure", lambda: maple.repo_structure(max_depth), lock)
 
     if extra_tools:
 
@@ -156,7 +167,7 @@ def build_server(maple: Maple, *, extra_tools: bool = False, name: str = "maple"
         ) -> str:
             """Call sites and other uses of a name (declarations, comments and strings
             excluded), each with its file, line, class and method."""
-            return _guard("maple_find_references", lambda: maple.find_references(name))
+            return _guard("maple_find_references", lambda: maple.find_references(name), lock)
 
         @tool(annotations=_READ_ONLY)
         def maple_find_enclosing(
@@ -164,6 +175,8 @@ def build_server(maple: Maple, *, extra_tools: bool = False, name: str = "maple"
             line: Annotated[int, Field(description="A 1-based line number of the file")],
         ) -> str:
             """The package, class and method around a line of a file."""
-            return _guard("maple_find_enclosing", lambda: maple.find_enclosing(file_name, line))
+            return _guard(
+                "maple_find_enclosing", lambda: maple.find_enclosing(file_name, line), lock
+            )
 
     return server

@@ -279,7 +279,7 @@ class Maple:
             base = name.rsplit("/", 1)[-1]
             names = {p.rsplit("/", 1)[-1]: p for p in paths}
             close = process.extract(base, list(names), scorer=fuzz.ratio, limit=5)
-            hint = ", ".join(names[c[0]] for c in close if c[1] >= 60)
+            hint = ", ".join(names[c[0]] for c in close if c[1] >= 75)
             raise MapleError(
                 f"No source file matches {file_name!r}." + (f" Close: {hint}." if hint else "")
             )
