@@ -4,6 +4,7 @@ lang index, persisted by blob hash and kept current while the working tree chang
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import stat as stat_module
 import threading
@@ -284,6 +285,8 @@ class RepoIndex:
         cached: IndexCache.Entries | None,
     ) -> list[str]:
         """Bring `self.files` in line with `listing`; the paths that changed."""
+        # Files that came or went can change other files' packages (a new __init__.py).
+        paths_changed = listing.keys() != self.files.keys()
         self._paths = PathSet(listing)
         changed = [p for p in self.files if p not in listing]
         for path in changed:
@@ -292,9 +295,14 @@ class RepoIndex:
         seen: dict[str, tuple[StatKey | None, str, str | None]] = {}
         for path, (stat, blob) in listing.items():
             current = self.files.get(path)
-            if current is not None and stat is not None and current.stat == stat:
-                continue
-            if current is not None and blob is not None and current.blob == blob:
+            if (
+                current is not None
+                and (
+                    (stat is not None and current.stat == stat)
+                    or (blob is not None and current.blob == blob)
+                )
+                and (not paths_changed or current.package == self._package(path))
+            ):
                 continue
             if blob is None and cached is not None and stat is not None:
                 blob = cached.blob_for(path, stat)
@@ -332,7 +340,9 @@ class RepoIndex:
             return
         size = max(4, len(todo) // (self.jobs * 32))  # small batches balance big files
         batches = [todo[i : i + size] for i in range(0, len(todo), size)]
-        with ProcessPoolExecutor(max_workers=self.jobs) as pool:
+        # Spawned, not forked: the server may be running threads when a rescan parses.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
             for result in pool.map(_index_batch, batches):
                 yield from result
 

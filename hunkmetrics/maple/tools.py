@@ -69,7 +69,7 @@ class Maple:
         found = self._fresh(hits)
         if not found:
             here = sorted({s.scope.name for p in files for s in self._symbols(p, "type")})
-            hint = f" Classes in that file: {', '.join(here)}." if here else ""
+            hint = f" Classes in that file: {_names(here)}." if here else ""
             raise MapleError(f"Could not find class {query!r} in {file_name!r}.{hint}")
         return self._report(f"class {query!r} in {file_name!r}", found, self._class_block)
 
@@ -105,7 +105,7 @@ class Maple:
                 if s.scope.owner in owners
             }
         )
-        hint = f" Its methods: {', '.join(members)}." if members else " It declares no methods."
+        hint = f" Its methods: {_names(members)}." if members else " It declares no methods."
         raise MapleError(f"Could not find method {method!r} in class {klass!r}.{hint}")
 
     def find_method_in_file(self, method_name: str, file_name: str) -> str:
@@ -115,7 +115,7 @@ class Maple:
         found = self._fresh(lambda: [s for s in self._callables(method) if s.path in files])
         if not found:
             here = sorted({_member(s.scope) for p in files for s in self._symbols(p, "callable")})
-            hint = f" Methods in that file: {', '.join(here)}." if here else ""
+            hint = f" Methods in that file: {_names(here)}." if here else ""
             raise MapleError(f"Could not find method {method!r} in {file_name!r}.{hint}")
         return self._report(f"method {method!r} in {file_name!r}", found, self._method_block)
 
@@ -147,6 +147,10 @@ class Maple:
     def extract_class_skeleton(self, file_name: str) -> str:
         """The outline of a file: imports, types, fields and member signatures."""
         files = sorted(self._files(file_name))
+        if len(files) > self.max_results:
+            raise MapleError(
+                f"{file_name!r} matches {len(files)} files; name one of them: {_names(files)}."
+            )
         self.index.refresh(files)
         parts = []
         for path in files:
@@ -392,11 +396,7 @@ class Maple:
         bare = simple_name(name)
         found = self.index.names.callables.get(bare)
         if found:  # the name exists, only the class or parameters did not match
-            names = sorted({s.scope.name for s in found})
-            shown = ", ".join(names[:20]) + (
-                f" and {len(names) - 20} more" if len(names) > 20 else ""
-            )
-            return f" Methods named {bare!r}: {shown}."
+            return f" Methods named {bare!r}: {_names(sorted({s.scope.name for s in found}))}."
         return _suggest(bare, self.index.names.callables, "Close methods")
 
     def _close_lines(self, snippet: str, files: set[str]) -> str:
@@ -410,6 +410,12 @@ class Maple:
             best = process.extract(first, choices, scorer=fuzz.ratio, limit=3, score_cutoff=50)
             out.extend(f"{path}:{number}: {text}" for text, _, number in best)
         return (" Closest lines:\n" + "\n".join(out)) if out else ""
+
+
+def _names(names: Sequence[str], cap: int = 30) -> str:
+    """Names for a hint, the first `cap` of them and how many more."""
+    shown = ", ".join(names[:cap])
+    return shown + (f" and {len(names) - cap} more" if len(names) > cap else "")
 
 
 def _path_of(hit: object) -> str:

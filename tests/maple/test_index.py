@@ -111,3 +111,15 @@ def test_a_revision_is_read_without_a_checkout(tmp_path: Path) -> None:
     assert "lines 2-2" in new.find_method("two")
     with pytest.raises(SourceError, match="does not exist"):
         open_index(repo, "no-such-rev", cache_dir=tmp_path / "cache")
+
+
+def test_a_new_package_marker_renames_the_modules_under_it(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / "app" / "pkg").mkdir(parents=True)
+    (root / "app" / "pkg" / "__init__.py").write_text("")
+    (root / "app" / "pkg" / "mod.py").write_text("def hello():\n    return 1\n")
+    maple = Maple(index_of(root, tmp_path))
+    # the __init__.py chain above mod.py stops at app/, which is no package yet
+    assert "method pkg.mod.hello()\n" in maple.find_method("hello")
+    (root / "app" / "__init__.py").write_text("")  # mod.py itself does not change
+    assert "method app.pkg.mod.hello()\n" in maple.find_method("hello")
