@@ -12,17 +12,13 @@ import pickle
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..lang import FileIndex, Scope
 from ..version import __version__
+from .records import FileRecord, StatKey
 
-if TYPE_CHECKING:
-    from .index import FileRecord
+__all__ = ["IndexCache", "default_cache_dir"]
 
-__all__ = ["IndexCache", "StatKey", "default_cache_dir"]
-
-StatKey = tuple[int, int]  # (mtime_ns, size)
 _SCOPE_FIELDS = tuple(f.name for f in dataclasses.fields(Scope))
 _INDEX_FIELDS = tuple(f.name for f in dataclasses.fields(FileIndex))
 # A cache written for other fields (another hunkmetrics) is rebuilt, not misread.

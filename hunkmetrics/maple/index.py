@@ -17,8 +17,9 @@ from pathlib import Path
 from ..errors import SourceError
 from ..lang import FileIndex, Scope, build_index, default_languages
 from ..sources import blob_hash, git
-from .cache import IndexCache, StatKey, default_cache_dir
+from .cache import IndexCache, default_cache_dir
 from .paths import PathSet, contained
+from .records import FileRecord, StatKey
 
 __all__ = [
     "SKIP_DIRS",
@@ -53,17 +54,6 @@ SKIP_DIRS = frozenset(
 )
 _PARALLEL_MIN = 64  # fewer files than this are parsed in-process
 _LINES_HELD = 512  # files whose decoded lines are kept
-
-
-@dataclass(frozen=True, slots=True)
-class FileRecord:
-    """One indexed file: its blob, how it was seen on disk, and its lang index."""
-
-    path: str
-    blob: str
-    stat: StatKey | None  # (mtime_ns, size) in a working tree; None in a revision
-    index: FileIndex
-    package: str | None = None  # the package the hooks gave from the tree (None: the file's)
 
 
 @dataclass(frozen=True, slots=True)

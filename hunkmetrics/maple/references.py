@@ -6,14 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import tree_sitter as ts
 
 from ..lang import Language, default_languages
-
-if TYPE_CHECKING:
-    from .index import RepoIndex
+from .index import RepoIndex
 
 __all__ = ["Reference", "References", "find_references"]
 

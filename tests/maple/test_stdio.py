@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -46,29 +45,3 @@ async def test_the_cli_server_answers_over_stdio(tmp_path: Path) -> None:
         miss = await client.call_tool("maple_find_class", {"class_name": "../../etc/passwd"})
         assert miss.is_error
     assert (tmp_path / "cache" / "index.pickle").is_file()
-
-
-def test_missing_mcp_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    # a meta path finder that hides `mcp`, as if it were not installed
-    blocker = tmp_path / "sitecustomize.py"
-    blocker.write_text(
-        "import sys\n"
-        "class Block:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'mcp' or name.startswith('mcp.'):\n"
-        "            raise ModuleNotFoundError(name, name=name)\n"
-        "        return None\n"
-        "sys.meta_path.insert(0, Block())\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-m", "hunkmetrics", "maple", "--repo", str(FIXTURES / "java-project")],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-    assert done.returncode == 2
-    assert done.stderr.strip().splitlines() == [
-        'hunkmetrics: the maple server needs the mcp package: pip install "hunkmetrics[mcp]"'
-    ]
