@@ -3,6 +3,7 @@ skeletons and directory trees, from a file's lines and its index."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..lang import FileIndex, Scope
@@ -16,6 +17,8 @@ __all__ = [
     "tree_lines",
 ]
 
+# Leading annotations or decorators of a line: `@Override`, `@SuppressWarnings("x")`.
+_ANNOTATIONS = re.compile(r"^(?:@[\w.]+(?:\([^()]*\))?\s*)+")
 _IMPORT_WORDS = ("package ", "import ", "from ", "#include", "using ", "use ")
 
 
@@ -52,9 +55,9 @@ def declaration_end(lines: Sequence[str], scope: Scope, indented: bool) -> int:
     `:` of an indented language; a bodiless method's `;`)."""
     limit = min(scope.end, scope.start + 30, len(lines))
     for number in range(scope.start, limit + 1):
-        s = _code(lines[number - 1])
-        if not s or s.startswith("@"):
-            continue
+        s = _ANNOTATIONS.sub("", _code(lines[number - 1]))
+        if not s:
+            continue  # blank, or annotations and decorators only
         if indented:
             if s.endswith(":"):
                 return number
@@ -134,7 +137,7 @@ def _outline(
             continue
         text = lines[number - 1]
         s = _code(text)
-        if s and depth == 0 and not _is_comment(text) and not s.startswith("@"):
+        if depth == 0 and not _is_comment(text) and _ANNOTATIONS.sub("", s):
             events.append((number, None))
         if not indented:
             depth += s.count("{") - s.count("}")

@@ -174,3 +174,37 @@ def test_a_reference_search_that_stops_early_says_what_it_left(java: Maple) -> N
     assert out.startswith("5 reference(s) to 'add' in 2 file(s):")
     assert "src/main/java/com/acme/core/Order.java:38 [call]" in out
     assert "the search stopped there: 3 more file(s) hold the word 6 time(s)" in out
+
+
+def test_annotations_on_the_declaration_line(java: Maple) -> None:
+    (java.index.root / "A.java").write_text(
+        "package p;\n"
+        "\n"
+        "/** Doc. */\n"
+        "@Deprecated public class A {\n"
+        "    @Inject private int count;\n"
+        "    @Override public String toString() {\n"
+        '        return "a";\n'
+        "    }\n"
+        "\n"
+        '    @SuppressWarnings("unchecked") @Deprecated\n'
+        "    void g(\n"
+        "        int x) {\n"
+        "    }\n"
+        "}\n"
+    )
+    skeleton = java.extract_class_skeleton("A.java").splitlines()
+    assert skeleton[1:] == [
+        " 1: package p;",
+        " 4: @Deprecated public class A {",
+        " 5:     @Inject private int count;",
+        " 6:     @Override public String toString();",
+        '10:     @SuppressWarnings("unchecked") @Deprecated',
+        "11:     void g(",
+        "12:         int x);",
+        "14: }",
+    ]
+    klass = java.find_class("p.A")
+    assert "file: A.java, lines 3-14" in klass
+    assert "<code>\n/** Doc. */\n@Deprecated public class A {\n</code>" in klass
+    assert "g(int)  lines 10-13" in klass
