@@ -7,6 +7,7 @@ import logging
 import multiprocessing
 import os
 import stat as stat_module
+import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -104,6 +105,15 @@ class _Names:
         if scope.kind == "callable":
             return self.callables
         return None
+
+
+def _start_method() -> str:
+    """Fork while this process runs one thread (start-up: fast, and no `__main__` guard
+    needed in a script); spawn once the server runs threads, which a fork would copy
+    mid-flight."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
 
 
 def _index_one(item: tuple[str, bytes, str | None]) -> FileIndex:
@@ -330,8 +340,7 @@ class RepoIndex:
             return
         size = max(4, len(todo) // (self.jobs * 32))  # small batches balance big files
         batches = [todo[i : i + size] for i in range(0, len(todo), size)]
-        # Spawned, not forked: the server may be running threads when a rescan parses.
-        context = multiprocessing.get_context("spawn")
+        context = multiprocessing.get_context(_start_method())
         with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
             for result in pool.map(_index_batch, batches):
                 yield from result
