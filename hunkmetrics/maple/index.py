@@ -151,17 +151,31 @@ class _Worktree(_Tree):
     def listing(self) -> dict[str, tuple[StatKey | None, str | None]]:
         found: dict[str, tuple[StatKey | None, str | None]] = {}
         languages = default_languages()
-        root = str(self.root)
-        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
-            prefix = os.path.relpath(dirpath, root).replace(os.sep, "/")
-            prefix = "" if prefix == "." else prefix + "/"
-            for name in filenames:
-                if languages.for_path(name) is None:
+        pending = [(str(self.root), "")]
+        while pending:
+            directory, prefix = pending.pop()
+            try:
+                entries = list(os.scandir(directory))
+            except OSError:
+                continue
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        if entry.name not in SKIP_DIRS:
+                            pending.append((entry.path, prefix + entry.name + "/"))
+                        continue
+                    if languages.for_path(entry.name) is None:
+                        continue
+                    if entry.is_symlink():
+                        stat = self.stat(Path(entry.path))
+                    else:
+                        st = entry.stat(follow_symlinks=False)
+                        regular = stat_module.S_ISREG(st.st_mode)
+                        stat = (st.st_mtime_ns, st.st_size) if regular else None
+                except OSError:
                     continue
-                stat = self.stat(Path(dirpath, name))
                 if stat is not None:
-                    found[prefix + name] = (stat, None)
+                    found[prefix + entry.name] = stat, None
         return found
 
     def stat(self, full: Path) -> StatKey | None:
@@ -380,13 +394,15 @@ class RepoIndex:
 
     # -- keeping current ------------------------------------------------------------
 
-    def ensure_current(self) -> list[str]:
-        """Rescan the working tree when the rescan interval has passed (new, deleted
-        and changed files); the paths re-indexed. A revision never changes."""
+    def ensure_current(self, max_age: float | None = None) -> list[str]:
+        """Rescan the working tree when the last scan is older than `max_age` (default:
+        the rescan interval) for new, deleted and changed files; the paths re-indexed.
+        A revision never changes."""
         with self._lock:
             if not isinstance(self._tree, _Worktree):
                 return []
-            if time.monotonic() - self._last_scan < self.rescan_interval:
+            age = self.rescan_interval if max_age is None else max_age
+            if time.monotonic() - self._last_scan < age:
                 return []
             changed = self._update(self._tree.listing(), None)
             self._last_scan = time.monotonic()

@@ -6,7 +6,7 @@ what exists instead."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -242,7 +242,9 @@ class Maple:
         file it answered from changed on disk since it was indexed."""
         self.index.ensure_current()
         hits = compute()
-        if self.index.refresh({_path_of(h) for h in hits}):
+        if not hits and self.index.ensure_current(max_age=0.0):
+            hits = compute()  # a miss rescans at once: the name may be in a fresh edit
+        elif self.index.refresh({_path_of(h) for h in hits}):
             hits = compute()
         return hits
 
@@ -273,12 +275,10 @@ class Maple:
         except UnsafePath as exc:
             raise MapleError(f"{exc}.") from None
         self.index.ensure_current()
+        found = _matching(name, self.index.files.keys())
+        if not found and self.index.ensure_current(max_age=0.0):
+            found = _matching(name, self.index.files.keys())  # a file created just now
         paths = self.index.files
-        if name in paths:
-            return {name}
-        found = {p for p in paths if p.endswith("/" + name)}
-        if not found:
-            found = {p for p in paths if p.endswith(name)}
         if not found:
             base = name.rsplit("/", 1)[-1]
             names = {p.rsplit("/", 1)[-1]: p for p in paths}
@@ -410,6 +410,14 @@ class Maple:
             best = process.extract(first, choices, scorer=fuzz.ratio, limit=3, score_cutoff=50)
             out.extend(f"{path}:{number}: {text}" for text, _, number in best)
         return (" Closest lines:\n" + "\n".join(out)) if out else ""
+
+
+def _matching(name: str, paths: Collection[str]) -> set[str]:
+    """The paths `name` names: itself, else those ending with `/name`, else with `name`."""
+    if name in paths:
+        return {name}
+    found = {p for p in paths if p.endswith("/" + name)}
+    return found or {p for p in paths if p.endswith(name)}
 
 
 def _names(names: Sequence[str], cap: int = 30) -> str:

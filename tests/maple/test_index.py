@@ -123,3 +123,22 @@ def test_a_new_package_marker_renames_the_modules_under_it(tmp_path: Path) -> No
     assert "method pkg.mod.hello()\n" in maple.find_method("hello")
     (root / "app" / "__init__.py").write_text("")  # mod.py itself does not change
     assert "method app.pkg.mod.hello()\n" in maple.find_method("hello")
+
+
+def test_a_miss_rescans_at_once(tmp_path: Path) -> None:
+    root = project(tmp_path, "java-project")
+    maple = Maple(index_of(root, tmp_path, rescan_interval=3600.0))
+    order = root / "src/main/java/com/acme/core/Order.java"
+    text = order.read_text()
+    # an in-place edit (no new file, no rename) adds a method after itemCount()
+    order.write_text(
+        text.replace(
+            "    public boolean contains(",
+            "    int fresh() { return 1; }\n\n    public boolean contains(",
+            1,
+        )
+    )
+    assert "method com.acme.core.Order.fresh()\n" in maple.find_method("fresh")
+    assert "lines 31-31" in maple.find_method("fresh")
+    (root / "Brand.java").write_text("class Brand {\n}\n")
+    assert "file: Brand.java, lines 1-2" in maple.find_class_in_file("Brand", "Brand.java")
