@@ -82,6 +82,7 @@ def maple(
 
         logging.basicConfig(level=logging.WARNING, format="hunkmetrics maple: %(message)s")
         index = open_index(repo, rev, cache_dir=cache, jobs=jobs)
+        index.watch()  # rescans the working tree in the background (not a revision)
         logging.getLogger("hunkmetrics.maple").warning("%s", index.status())
         server = build_server(Maple(index, max_results), extra_tools=extra_tools)
         try:

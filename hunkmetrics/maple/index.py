@@ -272,6 +272,8 @@ class RepoIndex:
         self._paths = PathSet(())
         self._last_scan = 0.0
         self._lock = threading.RLock()
+        self._watcher: threading.Thread | None = None
+        self._stop = threading.Event()
         cache_root = Path(cache_dir) if cache_dir else default_cache_dir(self.root)
         self._cache = IndexCache(cache_root) if use_cache else None
 
@@ -301,7 +303,8 @@ class RepoIndex:
         """Bring `self.files` in line with `listing`; the paths that changed."""
         # Files that came or went can change other files' packages (a new __init__.py).
         paths_changed = listing.keys() != self.files.keys()
-        self._paths = PathSet(listing)
+        if paths_changed:
+            self._paths = PathSet(listing)
         changed = [p for p in self.files if p not in listing]
         for path in changed:
             self._drop(path)
@@ -396,17 +399,37 @@ class RepoIndex:
 
     def ensure_current(self, max_age: float | None = None) -> list[str]:
         """Rescan the working tree when the last scan is older than `max_age` (default:
-        the rescan interval) for new, deleted and changed files; the paths re-indexed.
-        A revision never changes."""
+        the rescan interval; never while a watcher scans in the background) for new,
+        deleted and changed files; the paths re-indexed. A revision never changes."""
+        if not isinstance(self._tree, _Worktree):
+            return []
+        if max_age is None and self._watcher is not None:
+            return []
+        age = self.rescan_interval if max_age is None else max_age
         with self._lock:
-            if not isinstance(self._tree, _Worktree):
-                return []
-            age = self.rescan_interval if max_age is None else max_age
             if time.monotonic() - self._last_scan < age:
                 return []
-            changed = self._update(self._tree.listing(), None)
+        listing = self._tree.listing()  # the slow part, without holding the lock
+        with self._lock:
+            changed = self._update(listing, None)
             self._last_scan = time.monotonic()
             return changed
+
+    def watch(self) -> None:
+        """Rescan the working tree every rescan interval in a background thread, so that
+        answers do not wait for it (they still check their own files, and a miss still
+        rescans at once)."""
+        if self._watcher is not None or not isinstance(self._tree, _Worktree):
+            return
+        self._watcher = threading.Thread(target=self._watch, name="maple-rescan", daemon=True)
+        self._watcher.start()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(max(self.rescan_interval, 0.05)):
+            try:
+                self.ensure_current(max_age=self.rescan_interval)
+            except Exception:  # a bad moment on disk must not end the watching
+                log.exception("rescan failed")
 
     def refresh(self, paths: Iterable[str]) -> bool:
         """Re-index any of these files whose mtime or size changed (or that vanished);
@@ -478,6 +501,9 @@ class RepoIndex:
                 yield path, self.data(path)
 
     def close(self) -> None:
+        self._stop.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout=5)
         self._tree.close()
 
     def status(self) -> str:

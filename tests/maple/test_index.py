@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,19 @@ def test_a_miss_rescans_at_once(tmp_path: Path) -> None:
     assert "lines 31-31" in maple.find_method("fresh")
     (root / "Brand.java").write_text("class Brand {\n}\n")
     assert "file: Brand.java, lines 1-2" in maple.find_class_in_file("Brand", "Brand.java")
+
+
+def test_a_watcher_rescans_in_the_background(tmp_path: Path) -> None:
+    root = project(tmp_path, "java-project")
+    index = index_of(root, tmp_path, rescan_interval=0.05)
+    index.watch()
+    try:
+        (root / "Watched.java").write_text("class Watched {\n}\n")
+        for _ in range(100):  # up to 5 s on a busy machine
+            if "Watched.java" in index.files:
+                break
+            time.sleep(0.05)
+        assert "Watched" in index.names.types
+        assert index.ensure_current() == []  # answers leave scanning to the watcher
+    finally:
+        index.close()
