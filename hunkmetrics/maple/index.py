@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -276,6 +277,11 @@ class RepoIndex:
         self._stop = threading.Event()
         cache_root = Path(cache_dir) if cache_dir else default_cache_dir(self.root)
         self._cache = IndexCache(cache_root) if use_cache else None
+
+    @property
+    def lock(self) -> AbstractContextManager[bool]:
+        """Held while the index changes; hold it to read several of its parts at once."""
+        return self._lock
 
     # -- building -------------------------------------------------------------------
 

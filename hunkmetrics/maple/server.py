@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Annotated
 
 from mcp.server import MCPServer
@@ -62,10 +62,11 @@ CodeSnippet = Annotated[
 ]
 
 
-def _guard(name: str, call: Callable[[], str], lock: threading.Lock) -> str:
-    """Run a tool, one at a time (the SDK runs tools in worker threads): a miss is a
-    ToolError the model reads; a bug is logged and reported as one line, never a crash
-    of the server."""
+def _guard(name: str, call: Callable[[], str], lock: AbstractContextManager[bool]) -> str:
+    """Run a tool holding the index's lock (the SDK runs tools in worker threads, and
+    the working tree's watcher updates the index from its own): a miss is a ToolError
+    the model reads; a bug is logged and reported as one line, never a crash of the
+    server."""
     try:
         with lock:
             return call()
@@ -88,7 +89,7 @@ def build_server(maple: Maple, *, extra_tools: bool = False, name: str = "maple"
         ),
     )
     tool = server.tool
-    lock = threading.Lock()
+    lock = maple.index.lock
 
     @tool(annotations=_READ_ONLY)
     def maple_find_class(class_name: ClassName) -> str:
