@@ -4,6 +4,7 @@ tree holds an identifier node exactly there (not a comment, a string or a declar
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ import tree_sitter as ts
 from ..lang import Language, default_languages
 from .index import RepoIndex
 
-__all__ = ["Reference", "References", "find_references"]
+__all__ = ["Reference", "References", "TreeCache", "find_references"]
 
 _CALL_WORDS = ("call", "invocation", "creation")
 
@@ -35,9 +36,36 @@ class References:
     occurrences_left: int  # textual occurrences in those files (uses, comments, strings…)
 
 
-def find_references(index: RepoIndex, name: str, enough: int | None = None) -> References:
+class TreeCache:
+    """The last parsed trees, by path and blob: a LRU bounded by the bytes of source
+    they were parsed from (trees are many times larger than their text)."""
+
+    def __init__(self, budget: int = 8 << 20) -> None:
+        self.budget = budget
+        self._held = 0
+        self._trees: OrderedDict[tuple[str, str], tuple[ts.Tree, int]] = OrderedDict()
+
+    def tree(self, path: str, blob: str, language: Language, data: bytes) -> ts.Tree:
+        key = (path, blob)
+        held = self._trees.get(key)
+        if held is not None:
+            self._trees.move_to_end(key)
+            return held[0]
+        tree = language.parser().parse(data)
+        self._trees[key] = (tree, len(data))
+        self._held += len(data)
+        while self._held > self.budget and len(self._trees) > 1:
+            _, (_, size) = self._trees.popitem(last=False)
+            self._held -= size
+        return tree
+
+
+def find_references(
+    index: RepoIndex, name: str, enough: int | None = None, trees: TreeCache | None = None
+) -> References:
     """Uses of `name` in the indexed files, by path and line. With `enough`, parsing
     stops once that many are found; what was left is counted, not verified."""
+    trees = trees if trees is not None else TreeCache()
     word = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
     out: list[Reference] = []
     searched = files_left = occurrences_left = 0
@@ -55,14 +83,14 @@ def find_references(index: RepoIndex, name: str, enough: int | None = None) -> R
         if language is None:
             continue
         searched += 1
-        out.extend(_uses(path, data, offsets, name, language))
+        tree = trees.tree(path, index.files[path].blob, language, data)
+        out.extend(_uses(path, data, tree, offsets, name, language))
     return References(out, searched, files_left, occurrences_left)
 
 
 def _uses(
-    path: str, data: bytes, offsets: list[int], name: str, language: Language
+    path: str, data: bytes, tree: ts.Tree, offsets: list[int], name: str, language: Language
 ) -> Iterator[Reference]:
-    tree = language.parser().parse(data)
     kinds = language.types | language.callables
     lines = data.split(b"\n")
     for offset in offsets:

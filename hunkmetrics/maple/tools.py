@@ -18,7 +18,7 @@ from ..lang.locate import locate_in_index
 from ..patch.model import Hunk, Line, LineKind
 from .index import RepoIndex, Symbol, simple_name
 from .paths import MAX_ARGUMENT, UnsafePath, agent_path
-from .references import find_references
+from .references import TreeCache, find_references
 from .render import children, declaration_end, doc_start, numbered, skeleton, tree_lines
 
 __all__ = ["DEFAULT_MAX_RESULTS", "Maple", "MapleError"]
@@ -47,6 +47,7 @@ class Maple:
     def __init__(self, index: RepoIndex, max_results: int = DEFAULT_MAX_RESULTS) -> None:
         self.index = index
         self.max_results = max(1, max_results)
+        self._trees = TreeCache()
 
     # -- MAPLE's nine -------------------------------------------------------------
 
@@ -188,7 +189,7 @@ class Maple:
             raise MapleError(f"{query!r} is not an identifier.")
         self.index.ensure_current()
         shown = self.max_results * 5
-        result = find_references(self.index, bare, enough=shown)
+        result = find_references(self.index, bare, enough=shown, trees=self._trees)
         refs = result.found
         if not refs and not result.files_left:
             hint = self._close_callables(bare) or self._close_types(bare)
