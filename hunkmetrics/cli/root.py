@@ -7,7 +7,14 @@ from typing import Annotated
 import typer
 
 from ..version import __version__
-from . import agents_commands, batch_commands, commands, mine_commands, report_commands
+from . import (
+    agents_commands,
+    batch_commands,
+    commands,
+    maple_commands,
+    mine_commands,
+    report_commands,
+)
 from .common import include
 
 EXIT_CODES = """Exit codes: 0 success; 2 bad input or usage (one line on stderr); 1 internal
@@ -51,4 +58,5 @@ include(app, commands.app)
 include(app, batch_commands.app)
 include(app, mine_commands.app)
 include(app, report_commands.app)
+include(app, maple_commands.app)
 app.add_typer(agents_commands.app, name="agents")

@@ -1,0 +1,118 @@
+"""The index's on-disk cache: each file's lang index by path, blob and package, and the
+stat each working-tree file had, so a restart parses only what changed."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import logging
+import os
+import pickle
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..lang import FileIndex, Scope
+from ..version import __version__
+from .records import FileRecord, StatKey
+
+__all__ = ["IndexCache", "default_cache_dir"]
+
+_SCOPE_FIELDS = tuple(f.name for f in dataclasses.fields(Scope))
+_INDEX_FIELDS = tuple(f.name for f in dataclasses.fields(FileIndex))
+# A cache written for other fields (another hunkmetrics) is rebuilt, not misread.
+_FORMAT = f"maple-index-2/{__version__}/{','.join(_SCOPE_FIELDS + _INDEX_FIELDS)}"
+log = logging.getLogger("hunkmetrics.maple")
+
+
+def _reduce_scope(scope: Scope) -> tuple[type[Scope], tuple[object, ...]]:
+    return Scope, tuple(getattr(scope, name) for name in _SCOPE_FIELDS)
+
+
+def _reduce_index(index: FileIndex) -> tuple[type[FileIndex], tuple[object, ...]]:
+    return FileIndex, tuple(getattr(index, name) for name in _INDEX_FIELDS)
+
+
+def default_cache_dir(root: Path) -> Path:
+    """`$XDG_CACHE_HOME/hunkmetrics/maple/<hash of the repository path>`."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    digest = hashlib.sha1(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return Path(base) / "hunkmetrics" / "maple" / digest
+
+
+class IndexCache:
+    """One pickle file in a directory the user owns (never shared: pickle is code)."""
+
+    class Entries:
+        """What a previous run saved."""
+
+        def __init__(
+            self,
+            indexes: dict[tuple[str, str, str | None], FileIndex],
+            stats: dict[str, tuple[StatKey, str]],
+        ) -> None:
+            self.indexes = indexes
+            self.stats = stats
+
+        def get(self, path: str, blob: str, package: str | None) -> FileIndex | None:
+            return self.indexes.get((path, blob, package))
+
+        def holds(self, records: Iterable[FileRecord]) -> bool:
+            """Whether this cache holds exactly these records (then it need not be written)."""
+            count = 0
+            for record in records:
+                count += 1
+                key = (record.path, record.blob, record.package)
+                if key not in self.indexes:
+                    return False
+                if record.stat is not None and self.stats.get(record.path) != (
+                    record.stat,
+                    record.blob,
+                ):
+                    return False
+            return count == len(self.indexes)
+
+        def blob_for(self, path: str, stat: StatKey) -> str | None:
+            """The blob a working-tree file had when it last had this stat."""
+            seen = self.stats.get(path)
+            return seen[1] if seen is not None and seen[0] == stat else None
+
+    def __init__(self, directory: Path) -> None:
+        self.file = directory / "index.pickle"
+
+    def load(self) -> IndexCache.Entries | None:
+        try:
+            with self.file.open("rb") as handle:
+                data = pickle.load(handle)  # noqa: S301 (the user's own cache directory)
+        except FileNotFoundError:
+            return None
+        except Exception as exc:  # a damaged or foreign cache is rebuilt, not fatal
+            log.warning("ignoring the index cache %s: %s", self.file, exc)
+            return None
+        if not isinstance(data, dict) or data.get("format") != _FORMAT:
+            return None
+        return IndexCache.Entries(data["indexes"], data["stats"])
+
+    def save(self, records: Iterable[FileRecord]) -> None:
+        indexes: dict[tuple[str, str, str | None], FileIndex] = {}
+        stats: dict[str, tuple[StatKey, str]] = {}
+        for record in records:
+            indexes[(record.path, record.blob, record.package)] = record.index
+            if record.stat is not None:
+                stats[record.path] = (record.stat, record.blob)
+        payload = {"format": _FORMAT, "indexes": indexes, "stats": stats}
+        try:
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.file.parent, suffix=".tmp")
+            with os.fdopen(fd, "wb") as handle:
+                pickler = pickle.Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL)
+                # Rebuilt through their constructors: much faster to load than the
+                # default state restoring of slotted dataclasses.
+                pickler.dispatch_table = {Scope: _reduce_scope, FileIndex: _reduce_index}
+                pickler.dump(payload)
+            os.replace(tmp, self.file)
+        except OSError as exc:
+            log.warning("could not write the index cache %s: %s", self.file, exc)
+            with contextlib.suppress(OSError, UnboundLocalError):
+                os.unlink(tmp)

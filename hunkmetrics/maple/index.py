@@ -1,0 +1,543 @@
+"""MAPLE's repository index: every source file of a known language, parsed once with the
+lang index, persisted by blob hash and kept current while the working tree changes."""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import stat as stat_module
+import sys
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import SourceError
+from ..lang import FileIndex, Scope, build_index, default_languages
+from ..sources import blob_hash, git
+from .cache import IndexCache, default_cache_dir
+from .paths import PathSet, contained
+from .records import FileRecord, StatKey
+
+__all__ = [
+    "SKIP_DIRS",
+    "FileRecord",
+    "RepoIndex",
+    "Symbol",
+    "open_index",
+]
+
+log = logging.getLogger("hunkmetrics.maple")
+
+# Directories never indexed (MAPLE's list plus VCS and virtualenv folders), matched by
+# whole name, not by substring.
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".idea",
+        ".vscode",
+        ".gradle",
+        ".venv",
+        ".tox",
+        ".mypy_cache",
+        "__pycache__",
+        "node_modules",
+        "build",
+        "target",
+        "bin",
+        "out",
+    }
+)
+_PARALLEL_MIN = 64  # fewer files than this are parsed in-process
+_LINES_HELD = 512  # files whose decoded lines are kept
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A type or callable of one file."""
+
+    path: str
+    scope: Scope
+
+    @property
+    def bare(self) -> str:
+        """The last segment of its qualifier: a simple class name or a method name."""
+        return simple_name(self.scope.qualifier)
+
+
+def simple_name(qualified: str) -> str:
+    return qualified.rsplit(".", 1)[-1]
+
+
+@dataclass
+class _Names:
+    """Symbols by bare name, updated file by file."""
+
+    types: dict[str, list[Symbol]] = field(default_factory=dict)
+    callables: dict[str, list[Symbol]] = field(default_factory=dict)
+
+    def add(self, record: FileRecord) -> None:
+        for scope in record.index.scopes:
+            table = self._table(scope)
+            if table is not None:
+                key = scope.qualifier.rsplit(".", 1)[-1]
+                table.setdefault(key, []).append(Symbol(record.path, scope))
+
+    def remove(self, record: FileRecord) -> None:
+        for scope in record.index.scopes:
+            table = self._table(scope)
+            key = simple_name(scope.qualifier)
+            if table is not None and key in table:
+                kept = [s for s in table[key] if s.path != record.path]
+                if kept:
+                    table[key] = kept
+                else:
+                    del table[key]
+
+    def _table(self, scope: Scope) -> dict[str, list[Symbol]] | None:
+        if scope.kind == "type":
+            return self.types
+        if scope.kind == "callable":
+            return self.callables
+        return None
+
+
+def _start_method() -> str:
+    """Fork while this process runs one thread (start-up: fast, and no `__main__` guard
+    needed in a script); spawn once the server runs threads, which a fork would copy
+    mid-flight."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
+def _index_one(item: tuple[str, bytes, str | None]) -> FileIndex:
+    path, data, package = item
+    language = default_languages().for_path(path)
+    assert language is not None
+    return build_index(data, language, path, package=package)
+
+
+def _index_batch(batch: list[tuple[str, bytes, str | None]]) -> list[FileIndex]:
+    return [_index_one(item) for item in batch]
+
+
+class _Tree:
+    """Where files come from: a working tree on disk or a git revision."""
+
+    description: str
+
+    def listing(self) -> dict[str, tuple[StatKey | None, str | None]]:
+        """Every candidate file: its stat key and its blob when known without reading."""
+        raise NotImplementedError
+
+    def read(self, path: str, blob: str | None) -> bytes | None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class _Worktree(_Tree):
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.description = f"working tree {root}"
+
+    def listing(self) -> dict[str, tuple[StatKey | None, str | None]]:
+        found: dict[str, tuple[StatKey | None, str | None]] = {}
+        languages = default_languages()
+        pending = [(str(self.root), "")]
+        while pending:
+            directory, prefix = pending.pop()
+            try:
+                entries = list(os.scandir(directory))
+            except OSError:
+                continue
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        if entry.name not in SKIP_DIRS:
+                            pending.append((entry.path, prefix + entry.name + "/"))
+                        continue
+                    if languages.for_path(entry.name) is None:
+                        continue
+                    if entry.is_symlink():
+                        stat = self.stat(Path(entry.path))
+                    else:
+                        st = entry.stat(follow_symlinks=False)
+                        regular = stat_module.S_ISREG(st.st_mode)
+                        stat = (st.st_mtime_ns, st.st_size) if regular else None
+                except OSError:
+                    continue
+                if stat is not None:
+                    found[prefix + entry.name] = stat, None
+        return found
+
+    def stat(self, full: Path) -> StatKey | None:
+        """(mtime_ns, size) of a regular file inside the tree; None for anything else
+        (a symlink leading out of the tree, a directory, a vanished file)."""
+        try:
+            st = os.lstat(full)
+            if stat_module.S_ISLNK(st.st_mode):
+                if not contained(self.root, full):
+                    return None
+                st = os.stat(full)
+        except OSError:
+            return None
+        if not stat_module.S_ISREG(st.st_mode):
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
+    def read(self, path: str, blob: str | None) -> bytes | None:
+        full = self.root / path
+        if not contained(self.root, full):
+            return None
+        try:
+            return full.read_bytes()
+        except OSError:
+            return None
+
+
+class _Revision(_Tree):
+    def __init__(self, repo: Path, rev: str) -> None:
+        commit = git.resolve_commit(repo, rev)
+        if commit is None:
+            raise SourceError(f"revision {rev!r} does not exist in {repo}")
+        self.repo = repo
+        self.commit = commit
+        self.description = f"git revision {rev} ({commit[:12]}) of {repo}"
+        self._objects = git.CatFile(repo)
+
+    def listing(self) -> dict[str, tuple[StatKey | None, str | None]]:
+        out = git.output(self.repo, "ls-tree", "-r", "-z", "--full-tree", self.commit)
+        languages = default_languages()
+        found: dict[str, tuple[StatKey | None, str | None]] = {}
+        for entry in out.split(b"\0"):
+            if not entry:
+                continue
+            meta, _, raw_path = entry.partition(b"\t")
+            mode, kind, blob = meta.split()
+            path = raw_path.decode("utf-8", "surrogateescape")
+            if kind != b"blob" or mode == b"120000" or languages.for_path(path) is None:
+                continue  # submodules and symlinks are not source files
+            if any(part in SKIP_DIRS for part in path.split("/")[:-1]):
+                continue
+            found[path] = (None, blob.decode())
+        return found
+
+    def read(self, path: str, blob: str | None) -> bytes | None:
+        found = self._objects.read(blob or f"{self.commit}:{path}")
+        return found[1] if found is not None and found[0] == b"blob" else None
+
+    def close(self) -> None:
+        self._objects.close()
+
+
+class RepoIndex:
+    """Every type and callable of a repository, by file and by bare name.
+
+    All methods hold one lock: the MCP server may call tools from worker threads."""
+
+    def __init__(
+        self,
+        root: str | Path,
+        rev: str | None = None,
+        *,
+        cache_dir: str | Path | None = None,
+        use_cache: bool = True,
+        jobs: int = 2,
+        rescan_interval: float = 2.0,
+    ) -> None:
+        self.root = Path(root).resolve()
+        if not self.root.is_dir():
+            raise SourceError(f"{root}: no such directory")
+        self.rev = rev
+        self._tree: _Tree = _Revision(self.root, rev) if rev else _Worktree(self.root)
+        self.description = self._tree.description
+        self.jobs = max(1, jobs)
+        self.rescan_interval = rescan_interval
+        self.files: dict[str, FileRecord] = {}
+        self.names = _Names()
+        self.warnings: list[str] = []
+        self.parsed = 0  # files parsed since start (cache misses)
+        self._warned: set[tuple[str, str]] = set()
+        self._texts: dict[str, tuple[str, bytes]] = {}
+        self._lines: dict[str, tuple[str, list[str]]] = {}
+        self._order: list[str] | None = None  # sorted paths, while no file comes or goes
+        self._paths = PathSet(())
+        self._last_scan = 0.0
+        self._lock = threading.RLock()
+        self._watcher: threading.Thread | None = None
+        self._stop = threading.Event()
+        cache_root = Path(cache_dir) if cache_dir else default_cache_dir(self.root)
+        self._cache = IndexCache(cache_root) if use_cache else None
+
+    @property
+    def lock(self) -> AbstractContextManager[bool]:
+        """Held while the index changes; hold it to read several of its parts at once."""
+        return self._lock
+
+    # -- building -------------------------------------------------------------------
+
+    def build(self) -> RepoIndex:
+        """Index every file, parsing only those the on-disk cache does not hold."""
+        with self._lock:
+            cached = self._cache.load() if self._cache else None
+            listing = self._tree.listing()
+            changed = self._update(listing, cached)
+            self._last_scan = time.monotonic()
+            if changed or cached is None or not cached.holds(self.files.values()):
+                self.save()
+        return self
+
+    def save(self) -> None:
+        """Write the index to the on-disk cache (when there is one)."""
+        if self._cache is not None:
+            self._cache.save(self.files.values())
+
+    def _update(
+        self,
+        listing: dict[str, tuple[StatKey | None, str | None]],
+        cached: IndexCache.Entries | None,
+    ) -> list[str]:
+        """Bring `self.files` in line with `listing`; the paths that changed."""
+        # Files that came or went can change other files' packages (a new __init__.py).
+        paths_changed = listing.keys() != self.files.keys()
+        if paths_changed:
+            self._paths = PathSet(listing)
+        changed = [p for p in self.files if p not in listing]
+        for path in changed:
+            self._drop(path)
+        todo: list[tuple[str, bytes, str | None]] = []
+        seen: dict[str, tuple[StatKey | None, str, str | None]] = {}
+        for path, (stat, blob) in listing.items():
+            current = self.files.get(path)
+            if (
+                current is not None
+                and (
+                    (stat is not None and current.stat == stat)
+                    or (blob is not None and current.blob == blob)
+                )
+                and (not paths_changed or current.package == self._package(path))
+            ):
+                continue
+            if blob is None and cached is not None and stat is not None:
+                blob = cached.blob_for(path, stat)
+            data: bytes | None = None
+            if blob is None:
+                data = self._tree.read(path, None)
+                if data is None:
+                    self._warn(path, "could not be read")
+                    continue
+                blob = blob_hash(data)
+            package = self._package(path)
+            found = cached.get(path, blob, package) if cached is not None else None
+            if current is not None and current.blob == blob and current.package == package:
+                found = current.index
+            if found is not None:
+                self._put(FileRecord(path, blob, stat, found, package))
+                continue
+            if data is None:
+                data = self._tree.read(path, blob)
+                if data is None:
+                    self._warn(path, "could not be read")
+                    continue
+            seen[path] = (stat, blob, package)
+            todo.append((path, data, package))
+            changed.append(path)
+        for (path, _, _), index in zip(todo, self._parse(todo), strict=True):
+            stat, blob, package = seen[path]
+            self._put(FileRecord(path, blob, stat, index, package))
+        return changed
+
+    def _parse(self, todo: list[tuple[str, bytes, str | None]]) -> Iterator[FileIndex]:
+        self.parsed += len(todo)
+        if self.jobs == 1 or len(todo) < _PARALLEL_MIN:
+            yield from (_index_one(item) for item in todo)
+            return
+        size = max(4, len(todo) // (self.jobs * 32))  # small batches balance big files
+        batches = [todo[i : i + size] for i in range(0, len(todo), size)]
+        context = multiprocessing.get_context(_start_method())
+        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
+            for result in pool.map(_index_batch, batches):
+                yield from result
+
+    def _package(self, path: str) -> str | None:
+        language = default_languages().for_path(path)
+        assert language is not None
+        return language.hooks.source_package(path, self._paths, language.source_roots)
+
+    def _put(self, record: FileRecord) -> None:
+        old = self.files.get(record.path)
+        if old is not None:
+            self.names.remove(old)
+        else:
+            self._order = None
+        self.files[record.path] = record
+        self.names.add(record)
+        self._texts.pop(record.path, None)
+        if record.index.parse_errors:
+            self._warn(
+                record.path,
+                f"{record.index.parse_errors} syntax error(s); indexed what parses",
+            )
+
+    def _drop(self, path: str) -> None:
+        old = self.files.pop(path, None)
+        if old is not None:
+            self.names.remove(old)
+            self._order = None
+        self._texts.pop(path, None)
+
+    def _warn(self, path: str, message: str) -> None:
+        if (path, message) not in self._warned:
+            self._warned.add((path, message))
+            self.warnings.append(f"{path}: {message}")
+            log.warning("%s: %s", path, message)
+
+    # -- keeping current ------------------------------------------------------------
+
+    def ensure_current(self, max_age: float | None = None) -> list[str]:
+        """Rescan the working tree when the last scan is older than `max_age` (default:
+        the rescan interval; never while a watcher scans in the background) for new,
+        deleted and changed files; the paths re-indexed. A revision never changes."""
+        if not isinstance(self._tree, _Worktree):
+            return []
+        if max_age is None and self._watcher is not None:
+            return []
+        age = self.rescan_interval if max_age is None else max_age
+        with self._lock:
+            if time.monotonic() - self._last_scan < age:
+                return []
+        listing = self._tree.listing()  # the slow part, without holding the lock
+        with self._lock:
+            changed = self._update(listing, None)
+            self._last_scan = time.monotonic()
+            return changed
+
+    def watch(self) -> None:
+        """Rescan the working tree every rescan interval in a background thread, so that
+        answers do not wait for it (they still check their own files, and a miss still
+        rescans at once)."""
+        if self._watcher is not None or not isinstance(self._tree, _Worktree):
+            return
+        self._watcher = threading.Thread(target=self._watch, name="maple-rescan", daemon=True)
+        self._watcher.start()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(max(self.rescan_interval, 0.05)):
+            try:
+                self.ensure_current(max_age=self.rescan_interval)
+            except Exception:  # a bad moment on disk must not end the watching
+                log.exception("rescan failed")
+
+    def refresh(self, paths: Iterable[str]) -> bool:
+        """Re-index any of these files whose mtime or size changed (or that vanished);
+        whether any did."""
+        with self._lock:
+            if not isinstance(self._tree, _Worktree):
+                return False
+            listing: dict[str, tuple[StatKey | None, str | None]] = {}
+            stale = False
+            for path in set(paths):
+                stat = self._tree.stat(self.root / path)
+                record = self.files.get(path)
+                if record is None or record.stat != stat:
+                    stale = True
+                if stat is not None:
+                    listing[path] = (stat, None)
+            if not stale:
+                return False
+            full: dict[str, tuple[StatKey | None, str | None]] = {
+                p: (r.stat, None) for p, r in self.files.items()
+            }
+            full.update(listing)
+            for path in set(paths) - set(listing):
+                full.pop(path, None)
+            self._update(full, None)
+            return True
+
+    # -- reading --------------------------------------------------------------------
+
+    def data(self, path: str) -> bytes:
+        """The indexed bytes of a file (read once per blob, then held)."""
+        with self._lock:
+            record = self.files[path]
+            held = self._texts.get(path)
+            if held is not None and held[0] == record.blob:
+                return held[1]
+            data = self._tree.read(path, record.blob)
+            if data is None:
+                raise SourceError(f"{path}: could not be read")
+            self._texts[path] = (record.blob, data)
+            self._lines.pop(path, None)
+            return data
+
+    def lines(self, path: str) -> list[str]:
+        """The file's lines without line endings (index 0 is line 1), cut at `\\n` only,
+        as tree-sitter counts rows."""
+        with self._lock:
+            data = self.data(path)
+            blob = self.files[path].blob
+            held = self._lines.get(path)
+            if held is not None and held[0] == blob:
+                return held[1]
+            text = data.decode("utf-8", "replace")
+            lines = [line.removesuffix("\r") for line in text.split("\n")]
+            if lines and not lines[-1]:
+                lines.pop()  # the empty piece after the last newline
+            if len(self._lines) >= _LINES_HELD:
+                del self._lines[next(iter(self._lines))]  # the oldest
+            self._lines[path] = (blob, lines)
+            return lines
+
+    def all_texts(self, only: set[str] | None = None) -> Iterator[tuple[str, bytes]]:
+        """Every indexed file's bytes (or those of `only`), by path order."""
+        with self._lock:
+            if self._order is None:
+                self._order = sorted(self.files)
+            paths = self._order if only is None else sorted(only & self.files.keys())
+            for path in paths:
+                yield path, self.data(path)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout=5)
+        self._tree.close()
+
+    def status(self) -> str:
+        """One line: what is indexed, and how many files had syntax errors."""
+        scopes = sum(len(r.index.scopes) for r in self.files.values())
+        broken = sum(1 for r in self.files.values() if r.index.parse_errors)
+        line = (
+            f"{self.description}: {len(self.files)} files, {scopes} types and callables, "
+            f"{self.parsed} parsed, {max(0, len(self.files) - self.parsed)} from cache"
+        )
+        return line + (f"; {broken} file(s) with syntax errors" if broken else "")
+
+
+def open_index(
+    root: str | Path,
+    rev: str | None = None,
+    *,
+    cache_dir: str | Path | None = None,
+    use_cache: bool = True,
+    jobs: int = 2,
+    rescan_interval: float = 2.0,
+) -> RepoIndex:
+    """Build (or load from its cache) the index of a working tree or a git revision."""
+    return RepoIndex(
+        root,
+        rev,
+        cache_dir=cache_dir,
+        use_cache=use_cache,
+        jobs=jobs,
+        rescan_interval=rescan_interval,
+    ).build()

@@ -1,0 +1,22 @@
+"""What the index holds per file (shared by the index and its on-disk cache)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..lang import FileIndex
+
+__all__ = ["FileRecord", "StatKey"]
+
+StatKey = tuple[int, int]  # (mtime_ns, size)
+
+
+@dataclass(frozen=True, slots=True)
+class FileRecord:
+    """One indexed file: its blob, how it was seen on disk, and its lang index."""
+
+    path: str
+    blob: str
+    stat: StatKey | None  # (mtime_ns, size) in a working tree; None in a revision
+    index: FileIndex
+    package: str | None = None  # the package the hooks gave from the tree (None: the file's)

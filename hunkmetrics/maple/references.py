@@ -1,0 +1,127 @@
+"""Uses of an identifier, from tree-sitter trees: each text occurrence is kept when the
+tree holds an identifier node exactly there (not a comment, a string or a declaration)."""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from ..lang import Language, default_languages
+from .index import RepoIndex
+
+__all__ = ["Reference", "References", "TreeCache", "find_references"]
+
+_CALL_WORDS = ("call", "invocation", "creation")
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    path: str
+    line: int
+    kind: str  # "call" or "use"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class References:
+    """The uses found, and how much was left unverified when the search stopped early."""
+
+    found: list[Reference]
+    files_searched: int  # files parsed and checked
+    files_left: int  # files holding the word that were not parsed
+    occurrences_left: int  # textual occurrences in those files (uses, comments, strings…)
+
+
+class TreeCache:
+    """The last parsed trees, by path and blob: a LRU bounded by the bytes of source
+    they were parsed from (trees are many times larger than their text)."""
+
+    def __init__(self, budget: int = 8 << 20) -> None:
+        self.budget = budget
+        self._held = 0
+        self._trees: OrderedDict[tuple[str, str], tuple[ts.Tree, int]] = OrderedDict()
+
+    def tree(self, path: str, blob: str, language: Language, data: bytes) -> ts.Tree:
+        key = (path, blob)
+        held = self._trees.get(key)
+        if held is not None:
+            self._trees.move_to_end(key)
+            return held[0]
+        tree = language.parser().parse(data)
+        self._trees[key] = (tree, len(data))
+        self._held += len(data)
+        while self._held > self.budget and len(self._trees) > 1:
+            _, (_, size) = self._trees.popitem(last=False)
+            self._held -= size
+        return tree
+
+
+def find_references(
+    index: RepoIndex, name: str, enough: int | None = None, trees: TreeCache | None = None
+) -> References:
+    """Uses of `name` in the indexed files, by path and line. With `enough`, parsing
+    stops once that many are found; what was left is counted, not verified."""
+    trees = trees if trees is not None else TreeCache()
+    word = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
+    out: list[Reference] = []
+    searched = files_left = occurrences_left = 0
+    for path, data in index.all_texts(None):
+        if name.encode() not in data:
+            continue
+        offsets = [m.start() for m in word.finditer(data)]
+        if not offsets:
+            continue
+        if enough is not None and len(out) >= enough:
+            files_left += 1
+            occurrences_left += len(offsets)
+            continue
+        language = default_languages().for_path(path)
+        if language is None:
+            continue
+        searched += 1
+        tree = trees.tree(path, index.files[path].blob, language, data)
+        out.extend(_uses(path, data, tree, offsets, name, language))
+    return References(out, searched, files_left, occurrences_left)
+
+
+def _uses(
+    path: str, data: bytes, tree: ts.Tree, offsets: list[int], name: str, language: Language
+) -> Iterator[Reference]:
+    kinds = language.types | language.callables
+    lines = data.split(b"\n")
+    for offset in offsets:
+        node = tree.root_node.descendant_for_byte_range(offset, offset + len(name))
+        if node is None or not node.type.endswith("identifier"):
+            continue
+        parent = node.parent
+        if node.start_byte != offset or _is_declaration(parent, node, kinds):
+            continue
+        kind = "call" if parent is not None and _is_call(parent, node) else "use"
+        row = node.start_point.row
+        text = lines[row].decode("utf-8", "replace") if row < len(lines) else ""
+        yield Reference(path, row + 1, kind, text)
+
+
+def _is_call(parent: ts.Node, node: ts.Node) -> bool:
+    if not any(w in parent.type for w in _CALL_WORDS):
+        return False
+    # In `a.b(c)` the call is b's, not a's: the callee is the name/function field.
+    callee = parent.child_by_field_name("name") or parent.child_by_field_name("function")
+    callee = callee or parent.child_by_field_name("type")
+    if callee is None:
+        return True
+    return callee.id == node.id or (
+        callee.start_byte <= node.start_byte and node.end_byte == callee.end_byte
+    )
+
+
+def _is_declaration(parent: ts.Node | None, node: ts.Node, kinds: frozenset[str]) -> bool:
+    """Whether `node` is the name of the type or callable declared by `parent`."""
+    if parent is None or parent.type not in kinds:
+        return False
+    name = parent.child_by_field_name("name")
+    return name is not None and name.id == node.id
