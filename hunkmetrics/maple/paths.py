@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
+
+from ..sources.readers import contained
 
 __all__ = ["MAX_ARGUMENT", "PathSet", "UnsafePath", "agent_path", "contained"]
 
@@ -13,15 +14,6 @@ MAX_ARGUMENT = 4096  # longer names and snippets are refused before any work
 
 class UnsafePath(ValueError):
     """A path that names something outside the repository, or no path at all."""
-
-
-def contained(root: Path, path: Path) -> bool:
-    """Whether `path`, with every symlink resolved, lies inside `root` (itself resolved)."""
-    try:
-        real = Path(os.path.realpath(path))
-    except (OSError, ValueError):
-        return False
-    return real == root or root in real.parents
 
 
 def agent_path(root: Path, name: str) -> str:

@@ -44,6 +44,16 @@ def _safe(path: str) -> str:
     return path
 
 
+def contained(root: Path, path: Path) -> bool:
+    """Whether `path`, with every symbolic link resolved, lies inside `root` (itself
+    resolved): the one containment rule of the working-tree reader and of MAPLE."""
+    try:
+        real = Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return False
+    return real == root or real.is_relative_to(root)
+
+
 class WorktreeReader:
     """Files of a directory on disk, never outside it.
 
@@ -64,7 +74,7 @@ class WorktreeReader:
     def _inside(self, path: str) -> Path:
         """The real location of `path`, checked to be inside the root."""
         real = (self._real_root / _safe(path)).resolve()
-        if real != self._real_root and not real.is_relative_to(self._real_root):
+        if not contained(self._real_root, real):
             raise SourceError(
                 f"{path}: a symbolic link leads outside the {self.description}; "
                 "hunkmetrics reads nothing outside the repository"
