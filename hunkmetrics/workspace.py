@@ -19,6 +19,7 @@ from .documents import characterize_document
 from .errors import PatchError
 from .lang.index import ParseCache
 from .lang.locate import LocatedHunk, locate_patch
+from .lang.selection import DEFAULT_SELECTION, PathSelection
 from .metrics.birch_artifacts import PublishedArtifacts
 from .metrics.divergence import DivergenceResult, compute_divergence
 from .metrics.localization import LocalizationResult, compare
@@ -36,12 +37,18 @@ PatchInput = str | Path | bytes | Patch
 @dataclass
 class Workspace:
     """A patch, the sources it was resolved against (if any) and a parse cache. Close it
-    (or use `with`) to stop a git reader."""
+    (or use `with`) to stop a git reader. `selection`: the path selection the patch was
+    read with (recorded in every document's config)."""
 
     patch: Patch
     sources: Sources | None = None
     cache: ParseCache = field(default_factory=ParseCache)
+    selection: PathSelection = DEFAULT_SELECTION
     _located: list[LocatedHunk] | None = None
+
+    def __post_init__(self) -> None:
+        # A patch given as is gets the selection too (a no-op when already applied).
+        self.patch = self.selection.apply(self.patch)
 
     def located(self) -> list[LocatedHunk]:
         """Every hunk with its location, computed once."""
@@ -84,12 +91,15 @@ class Workspace:
         self,
         candidate: Workspace | None,
         *,
-        exclude_tests: bool = False,
+        exclude_tests: bool | None = None,
         candidate_error: str | None = None,
     ) -> LocalizationResult:
         """Localization of `candidate` (an agent's patch) against this workspace's patch
         (the developer's). `candidate` None (with `candidate_error`, see
-        `open_candidate`) localizes nothing."""
+        `open_candidate`) localizes nothing. `exclude_tests` defaults to this
+        workspace's path selection."""
+        if exclude_tests is None:
+            exclude_tests = self.selection.exclude_tests
         return compare(
             self.patch,
             candidate.patch if candidate else None,
@@ -106,7 +116,7 @@ class Workspace:
         cutoff: int | None = None,
         distributed_weight: float | None = None,
         reference: Workspace | None = None,
-        exclude_tests: bool = False,
+        exclude_tests: bool | None = None,
         artifacts: PublishedArtifacts | None = None,
     ) -> Characterization:
         """Divergence, proximity, hunks and (with a `reference` workspace, the
@@ -192,13 +202,17 @@ def load_patch(
     reverse: bool = False,
     hunking: str = "as-given",
     stdin: bytes | None = None,
+    selection: PathSelection = DEFAULT_SELECTION,
 ) -> Patch:
-    """A Patch from a path (`-` with `stdin`), raw diff bytes, or a Patch as is."""
+    """A Patch from a path (`-` with `stdin`), raw diff bytes, or a Patch, with the
+    files `selection` leaves out marked excluded (lang/selection.py)."""
     if isinstance(patch, Patch):
-        return patch
-    if isinstance(patch, bytes):
-        return parse_patch(patch, reverse=reverse, hunking=hunking)
-    return read_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin)
+        parsed = patch
+    elif isinstance(patch, bytes):
+        parsed = parse_patch(patch, reverse=reverse, hunking=hunking)
+    else:
+        parsed = read_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin)
+    return selection.apply(parsed)
 
 
 def open_workspace(
@@ -211,13 +225,15 @@ def open_workspace(
     stdin: bytes | None = None,
     cache: ParseCache | None = None,
     path_prefix: str | None = None,
+    selection: PathSelection = DEFAULT_SELECTION,
 ) -> Workspace:
     """Parse `patch` (a path, `-` with `stdin`, raw diff bytes, or a Patch) and, with
     `repo` (and `rev`), resolve its sources: which side the tree holds, and the other
     side derived by applying the patch in memory. Pass another workspace's `cache` to
     share its parses (same tree). `path_prefix`: the patch's paths are relative to this
-    directory of the tree (the documents keep the patch's paths)."""
-    parsed = load_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin)
+    directory of the tree (the documents keep the patch's paths). `selection`: which
+    files count (default: source files of a known language, tests left out)."""
+    parsed = load_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin, selection=selection)
     if rev is not None and repo is None:
         repo = "."
     sources = None
@@ -228,7 +244,7 @@ def open_workspace(
         except Exception:
             reader.close()
             raise
-    return Workspace(parsed, sources, cache if cache is not None else ParseCache())
+    return Workspace(parsed, sources, cache if cache is not None else ParseCache(), selection)
 
 
 def open_candidate(
@@ -241,14 +257,19 @@ def open_candidate(
     stdin: bytes | None = None,
     cache: ParseCache | None = None,
     path_prefix: str | None = None,
+    selection: PathSelection = DEFAULT_SELECTION,
 ) -> tuple[Workspace | None, str | None]:
     """Open an agent's patch, which may be empty or garbage: that is a result (it
     localizes nothing), not an error. Returns `(workspace, None)`, or `(None, message)`
     when the patch does not parse; pass both to `reference.localization(workspace,
     candidate_error=message)`. Pass the reference's `cache`: both read the same tree."""
     try:
-        parsed = load_patch(candidate, reverse=reverse, hunking=hunking, stdin=stdin)
+        parsed = load_patch(
+            candidate, reverse=reverse, hunking=hunking, stdin=stdin, selection=selection
+        )
     except PatchError as exc:
         return None, str(exc)
-    workspace = open_workspace(parsed, repo=repo, rev=rev, cache=cache, path_prefix=path_prefix)
+    workspace = open_workspace(
+        parsed, repo=repo, rev=rev, cache=cache, path_prefix=path_prefix, selection=selection
+    )
     return workspace, None

@@ -12,8 +12,16 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ..datasets.mine import DEFAULT_GREP, MineStats, mine_options
 from ..datasets.mine import mine as mine_repository
+from ..lang.selection import EXCLUDE_TESTS_DEFAULT
 from .common import command_group, guarded
-from .options import PROFILE_DEFAULT, ProfileOpt
+from .options import (
+    PROFILE_DEFAULT,
+    AllFilesOpt,
+    ExcludeOpt,
+    ExcludeTestsOpt,
+    IncludeOpt,
+    ProfileOpt,
+)
 
 app = command_group()  # cli/root.py adds these commands to the application
 
@@ -107,15 +115,10 @@ def mine(
             rich_help_panel=_FILTERS,
         ),
     ] = None,
-    exclude_tests: Annotated[
-        bool,
-        typer.Option(
-            "--exclude-tests/--include-tests",
-            help="Leave test files out of the source "
-            "change (patterns per language: docs/metrics.md).",
-            rich_help_panel=_FILTERS,
-        ),
-    ] = True,
+    all_files: AllFilesOpt = False,
+    include: IncludeOpt = None,
+    exclude: ExcludeOpt = None,
+    exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
     branch: Annotated[
         str | None,
         typer.Option(
@@ -171,6 +174,9 @@ def mine(
             languages=lang,
             profile=profile,
             exclude_tests=exclude_tests,
+            all_files=all_files,
+            include=include,
+            exclude=exclude,
             branch=branch,
         )
         err = Console(stderr=True, highlight=False, soft_wrap=True)

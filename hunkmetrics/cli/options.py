@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ..errors import HunkmetricsError
+from ..lang.selection import PathSelection, path_selection
 from ..metrics.birch_artifacts import (
     ARTIFACT_NAMES,
     KEY_ORDER,
@@ -135,11 +136,59 @@ ReverseReferenceOpt = Annotated[
 ExcludeTestsOpt = Annotated[
     bool,
     typer.Option(
-        "--exclude-tests",
-        help="Leave test files out on both sides (patterns per language: docs/metrics.md).",
-        rich_help_panel="Localization",
+        "--exclude-tests/--include-tests",
+        help="Leave test files out (the default; patterns per language in "
+        "lang/rules/*.toml) or count them.",
+        rich_help_panel="Files",
     ),
 ]
+AllFilesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--all-files",
+        help="Count every file, not only source files of a known language (docs, "
+        "changelogs, build files and data are left out by default).",
+        rich_help_panel="Files",
+    ),
+]
+IncludeOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--include",
+        metavar="GLOB",
+        help="Count only the files matching GLOB (repeatable; a GLOB without '/' also "
+        "matches the base name).",
+        rich_help_panel="Files",
+    ),
+]
+ExcludeOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--exclude",
+        metavar="GLOB",
+        help="Leave out the files matching GLOB (repeatable).",
+        rich_help_panel="Files",
+    ),
+]
+
+
+def selection_from(
+    all_files: bool,
+    include: list[str] | None,
+    exclude: list[str] | None,
+    exclude_tests: bool,
+    languages: str | None = None,
+) -> PathSelection:
+    """The path selection the file options ask for (lang/selection.py)."""
+    return path_selection(
+        all_files=all_files,
+        include=include,
+        exclude=exclude,
+        exclude_tests=exclude_tests,
+        languages=languages.split(",") if languages is not None else None,
+    )
+
+
 PathPrefixOpt = Annotated[
     str | None,
     typer.Option(

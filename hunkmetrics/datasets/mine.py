@@ -38,8 +38,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HunkmetricsError, PatchError, error_line
-from ..lang.languages import all_rules, rules_for_path
-from ..metrics.localization import is_test_file
+from ..lang.languages import all_rules
+from ..lang.selection import (
+    DEFAULT_SELECTION,
+    EXCLUDE_TESTS_DEFAULT,
+    PathSelection,
+    path_selection,
+)
 from ..metrics.profiles import DEFAULT_PROFILE, PROFILE_NAMES
 from ..metrics.profiles import profile as profile_named
 from ..patch.model import Patch
@@ -80,10 +85,20 @@ class MineOptions:
     until: datetime | None = None
     min_hunks: int = 2
     max_hunks: int | None = None
-    languages: frozenset[str] = field(default_factory=lambda: frozenset(all_rules()))
     profile: str = DEFAULT_PROFILE
-    exclude_tests: bool = True
     branch: str | None = None
+    selection: PathSelection = DEFAULT_SELECTION
+
+    @property
+    def languages(self) -> frozenset[str]:
+        """The languages whose files count (with `all_files`: every known one, but
+        every file counts)."""
+        chosen = self.selection.languages
+        return chosen if chosen is not None else frozenset(all_rules())
+
+    @property
+    def exclude_tests(self) -> bool:
+        return self.selection.exclude_tests
 
 
 def parse_date(text: str, *, end_of_day: bool = False, option: str = "date") -> datetime:
@@ -139,10 +154,15 @@ def mine_options(
     max_hunks: int | None = None,
     languages: str | Iterable[str] | None = None,
     profile: str = DEFAULT_PROFILE,
-    exclude_tests: bool = True,
+    exclude_tests: bool = EXCLUDE_TESTS_DEFAULT,
     branch: str | None = None,
+    all_files: bool = False,
+    include: Iterable[str] | None = None,
+    exclude: Iterable[str] | None = None,
 ) -> MineOptions:
-    """Validated options; every problem is a HunkmetricsError with a one-line message."""
+    """Validated options; every problem is a HunkmetricsError with a one-line message.
+    `languages`, `all_files`, `include`, `exclude` and `exclude_tests` make the path
+    selection (lang/selection.py), the same as every other command's."""
     if isinstance(since, str):
         since = parse_date(since, option="--since")
     if isinstance(until, str):
@@ -167,33 +187,34 @@ def mine_options(
         until=until,
         min_hunks=min_hunks,
         max_hunks=max_hunks,
-        languages=parse_languages(languages),
         profile=profile,
-        exclude_tests=exclude_tests,
         branch=branch,
+        selection=path_selection(
+            all_files=all_files,
+            include=include,
+            exclude=exclude,
+            exclude_tests=exclude_tests,
+            languages=None if languages is None else parse_languages(languages),
+        ),
     )
 
 
 # --------------------------------------------------------------------------- files and hunks
 
 
-def is_source_change(change: Change, languages: frozenset[str], exclude_tests: bool) -> bool:
-    """In one of `languages` (by the new path, else the old) and, with `exclude_tests`,
-    not a test file (by the pre-image path, as localization compares files)."""
+def is_source_change(change: Change, selection: PathSelection = DEFAULT_SELECTION) -> bool:
+    """Whether the path selection counts this change (its language by the new path,
+    else the old; tests by the pre-image path): the same rule as every command's."""
     path = change.new_path or change.old_path
     assert path is not None
-    rules = rules_for_path(path)
-    if rules is None or rules.name not in languages:
-        return False
-    key = change.old_path if change.old_path is not None else path
-    return not (exclude_tests and is_test_file(key))
+    return selection.reason(path, change.old_path) is None
 
 
 def source_paths(changes: list[Change], options: MineOptions) -> list[str]:
     """The pathspec of a commit's source change (both sides of a renamed file)."""
     paths: dict[str, None] = {}
     for change in changes:
-        if is_source_change(change, options.languages, options.exclude_tests):
+        if is_source_change(change, options.selection):
             paths.update(dict.fromkeys(change.paths))
     return list(paths)
 
@@ -222,6 +243,8 @@ class Candidate:
     # (they parse `diff`, which is smaller to send).
     patch: Patch | None = field(default=None, compare=False, repr=False)
     problem: str | None = None  # why the scan could not make its diff: its error line
+    # The path selection the scan used: the characterize document records it.
+    selection: PathSelection = field(default=DEFAULT_SELECTION, compare=False, repr=False)
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -343,7 +366,7 @@ def _examine(
             continue
         diff = diffs.get(commit.hash, b"")
         try:
-            patch: Patch | None = parse_patch(diff)
+            patch: Patch | None = options.selection.apply(parse_patch(diff))
         except PatchError:  # characterizing it gives the same error, on its line
             patch = None
         hunks = -1 if patch is None else len(profile_named(options.profile).counted_hunks(patch)[0])
@@ -354,7 +377,17 @@ def _examine(
             stats.out_of_range += 1
             continue
         stats.candidates += 1
-        found.append(Candidate(commit, commit.parents[0], chosen, diff, hunks, patch))
+        found.append(
+            Candidate(
+                commit,
+                commit.parents[0],
+                chosen,
+                diff,
+                hunks,
+                patch,
+                selection=options.selection,
+            )
+        )
     return found
 
 
@@ -371,7 +404,9 @@ def characterize_candidate(
         if candidate.problem is not None:
             raise HunkmetricsError(candidate.problem)
         patch = candidate.diff if candidate.patch is None else candidate.patch
-        with open_workspace(patch, repo=repo, rev=candidate.parent) as workspace:
+        with open_workspace(
+            patch, repo=repo, rev=candidate.parent, selection=candidate.selection
+        ) as workspace:
             document = workspace.characterize(profile=profile).to_dict()
     except Exception as exc:
         record["error"] = error_line(exc)

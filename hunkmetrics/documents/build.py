@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from ..jsonshape import JSON
 from ..lang.languages import rules_for_path
 from ..lang.locate import LocatedHunk
+from ..lang.selection import DEFAULT_SELECTION, PathSelection
 from ..metrics.divergence import DivergenceResult
 from ..metrics.localization import LocalizationResult
 from ..metrics.proximity import ProximityResult
@@ -32,6 +33,9 @@ class DocumentSource(Protocol):
 
     @property
     def warnings(self) -> list[str]: ...
+
+    @property
+    def selection(self) -> PathSelection: ...
 
     def located(self) -> list[LocatedHunk]: ...
 
@@ -102,7 +106,12 @@ def _build(name: str, workspace: DocumentSource, body: dict[str, Any], **config:
     """A document: its head (schema, tool, config with the patch's hunking and
     direction) and `body`, in the shape's key order."""
     patch = workspace.patch
-    settings = config_block(**config, hunking=patch.hunking, reverse=patch.reversed)
+    settings = config_block(
+        **config,
+        hunking=patch.hunking,
+        reverse=patch.reversed,
+        selection=workspace.selection.config(),
+    )
     return DOCUMENTS[name].build(
         {
             "schema": f"hunkmetrics/{name}/v1",
@@ -115,17 +124,22 @@ def _build(name: str, workspace: DocumentSource, body: dict[str, Any], **config:
     )
 
 
+def excluded_files(patch: Patch) -> list[dict[str, Any]]:
+    """The files of `patch` that take no part in the metrics, each with its reason."""
+    return [
+        EXCLUDED_FILE.build({"file": f.path, "reason": f.excluded_reason})
+        for f in patch.files
+        if f.excluded_reason
+    ]
+
+
 def hunks_document(workspace: DocumentSource) -> JSON:
     """The `hunkmetrics/hunks/v1` JSON document."""
     return _build(
         "hunks",
         workspace,
         {
-            "excluded_files": [
-                EXCLUDED_FILE.build({"file": f.path, "reason": f.excluded_reason})
-                for f in workspace.patch.files
-                if f.excluded_reason
-            ],
+            "excluded_files": excluded_files(workspace.patch),
             "hunks": [hunk_record(item) for item in workspace.located()],
             "warnings": workspace.warnings,
         },
@@ -142,6 +156,7 @@ def divergence_document(
         workspace,
         {
             "hunk_count": result.hunk_count,
+            "excluded_files": excluded_files(workspace.patch),
             "divergence": result.to_dict(lazy_pairs=lazy_pairs),
             "warnings": workspace.warnings + list(result.warnings),
         },
@@ -159,6 +174,7 @@ def proximity_document(workspace: DocumentSource, result: ProximityResult) -> JS
         workspace,
         {
             "hunk_count": len(result.hunk_indices),
+            "excluded_files": excluded_files(workspace.patch),
             "proximity": result.to_dict(),
             "hunks": [hunk_record(located[i]) for i in result.hunk_indices],
             "warnings": workspace.warnings + list(result.warnings),
@@ -181,6 +197,7 @@ def localization_document(
         hunking=reference.patch.hunking,
         reverse_reference=reference.patch.reversed,
         reverse_candidate=candidate.patch.reversed if candidate else False,
+        selection=reference.selection.config(),
     )
     return DOCUMENTS["localization"].build(
         {
@@ -239,6 +256,7 @@ def characterize_head(
     cutoff: int | None,
     hunking: str,
     reverse: bool,
+    selection: PathSelection = DEFAULT_SELECTION,
 ) -> JSON:
     """The leading keys of a characterize/v1 document (schema, tool, config, patch,
     profile) for a patch that could not be characterized: a dataset's error record.
@@ -249,6 +267,7 @@ def characterize_head(
         cutoff=cutoff,
         hunking=hunking,
         reverse=reverse,
+        selection=selection.config(),
     )
     return {
         "schema": "hunkmetrics/characterize/v1",

@@ -77,8 +77,23 @@ EXCLUDED_FILE = Obj({"file": STR, "reason": STR})
 CHARACTERIZE_LOCALIZATION = LOCALIZATION.with_fields(first={"reference": STR})
 
 
+# The path selection a document was made with (lang/selection.py); optional: records
+# written before it existed lack it.
+SELECTION = Obj(
+    {
+        "all_files": BOOL,
+        "include": STRINGS,
+        "exclude": STRINGS,
+        "exclude_tests": BOOL,
+        "languages": Nullable(STRINGS),
+    }
+)
+
+
 def _config(**settings: Shape) -> Obj:
-    return Obj({**settings, "fingerprint": FINGERPRINT})
+    return Obj(
+        {**settings, "selection": SELECTION, "fingerprint": FINGERPRINT}, frozenset({"selection"})
+    )
 
 
 # The published study's artifacts, present only when reproduced (birch_artifacts.py).
@@ -140,9 +155,11 @@ DOCUMENTS: dict[str, Obj] = {
             "patch": STR,
             "source": SOURCE,
             "hunk_count": COUNT,
+            "excluded_files": Array(EXCLUDED_FILE),
             "divergence": DIVERGENCE,
             "warnings": WARNINGS,
         },
+        optional=frozenset({"excluded_files"}),
     ),
     "proximity": _document(
         "proximity",
@@ -150,10 +167,12 @@ DOCUMENTS: dict[str, Obj] = {
             "patch": STR,
             "source": SOURCE,
             "hunk_count": COUNT,
+            "excluded_files": Array(EXCLUDED_FILE),
             "proximity": PROXIMITY,
             "hunks": Array(HUNK),
             "warnings": WARNINGS,
         },
+        optional=frozenset({"excluded_files"}),
     ),
     "localization": _document(
         "localization",

@@ -4,22 +4,14 @@ patch did — files, hunks, methods?"""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from typing import Any
 
 from ..jsonshape import BOOL, COUNT, SHARE, STR, STRINGS, Nullable, Obj
-from ..lang.languages import rules_for_path
 from ..lang.locate import LocatedHunk
+from ..lang.selection import GENERIC_TEST_PATTERNS, is_test_file
 from ..patch.model import FileDiff, Hunk, Patch
 
-GENERIC_TEST_PATTERNS = ("*/test/*", "*/tests/*", "test/*", "tests/*")
-
-
-def is_test_file(path: str) -> bool:
-    """A test file by its language's patterns (lang/rules/*.toml, key `tests`)."""
-    rules = rules_for_path(path)
-    patterns = rules.tests if rules is not None else GENERIC_TEST_PATTERNS
-    return any(fnmatchcase(path, pattern) for pattern in patterns)
+__all__ = ["GENERIC_TEST_PATTERNS", "LocalizationResult", "compare", "file_key", "is_test_file"]
 
 
 def file_key(file_diff: FileDiff) -> str:
