@@ -11,15 +11,16 @@ of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from .documents import characterize_document
 from .errors import PatchError
+from .lang.hunk_kind import HunkKind, hunk_kind
 from .lang.index import ParseCache
 from .lang.locate import LocatedHunk, locate_patch
-from .lang.selection import DEFAULT_SELECTION, PathSelection
+from .lang.selection import DEFAULT_SELECTION, PathSelection, without_hunks
 from .metrics.birch_artifacts import PublishedArtifacts
 from .metrics.divergence import DivergenceResult, compute_divergence
 from .metrics.localization import LocalizationResult, compare
@@ -45,10 +46,41 @@ class Workspace:
     cache: ParseCache = field(default_factory=ParseCache)
     selection: PathSelection = DEFAULT_SELECTION
     _located: list[LocatedHunk] | None = None
+    _kinds: dict[int, HunkKind] | None = None
 
     def __post_init__(self) -> None:
         # A patch given as is gets the selection too (a no-op when already applied).
         self.patch = self.selection.apply(self.patch)
+        if self.selection.ignore_comment_only:
+            self._drop_non_code()
+
+    def _drop_non_code(self) -> None:
+        dropped = {i for i, kind in self.kinds().items() if kind != "code"}
+        if not dropped:
+            return
+        reasons = dict.fromkeys((f.path for f in self.patch.files), "comment or whitespace only")
+        listed = ",".join(str(i) for i in sorted(dropped))
+        patch = without_hunks(self.patch, dropped, reasons)
+        self.patch = replace(
+            patch,
+            warnings=patch.warnings
+            + (
+                f"hunks {listed} change only comments or whitespace: left out "
+                "(ignore_comment_only)",
+            ),
+        )
+        self._kinds = None
+
+    def kinds(self) -> dict[int, HunkKind]:
+        """Each hunk's kind by index: code, comment or whitespace (lang/hunk_kind.py),
+        computed once."""
+        if self._kinds is None:
+            self._kinds = {
+                h.index: hunk_kind(h, f, self.sources, self.cache)
+                for f in self.patch.files
+                for h in f.hunks
+            }
+        return self._kinds
 
     def located(self) -> list[LocatedHunk]:
         """Every hunk with its location, computed once."""
@@ -145,6 +177,12 @@ class Workspace:
         """The patch's warnings, then the sources' (e.g. a hunk that could not be checked
         against the tree)."""
         extra = list(self.sources.warnings) if self.sources is not None else []
+        kinds = self.kinds()
+        if kinds and "code" not in kinds.values():
+            extra.append(
+                f"no hunk changes code: all {len(kinds)} change only comments or "
+                "whitespace (see each hunk's kind), so the metrics describe those edits"
+            )
         return list(self.patch.warnings) + extra
 
     def close(self) -> None:

@@ -222,6 +222,7 @@ def test_mine_characterize_and_batch_agree(fix_repo: tuple[Path, str, str], tmp_
         "exclude": [],
         "exclude_tests": True,
         "languages": None,
+        "ignore_comment_only": False,
     }
     assert _summary(shown) == expected
     assert _summary(line) == expected

@@ -32,6 +32,7 @@ from .options import (
     ExcludeTestsOpt,
     Hunking,
     HunksOpt,
+    IgnoreCommentOnlyOpt,
     IncludeOpt,
     PathPrefixOpt,
     ProfileOpt,
@@ -143,6 +144,7 @@ def batch(
     include: IncludeOpt = None,
     exclude: ExcludeOpt = None,
     exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     profile: ProfileOpt = PROFILE_DEFAULT,
     cutoff: CutoffOpt = None,
     weight: WeightOpt = DISTRIBUTED_WEIGHT,
@@ -242,7 +244,9 @@ def batch(
             cutoff=cutoff,
             distributed_weight=weight,
             hunking=hunks.value,
-            selection=selection_from(all_files, include, exclude, exclude_tests),
+            selection=selection_from(
+                all_files, include, exclude, exclude_tests, ignore_comment_only
+            ),
         )
         with BarProgress() as progress:
             summary = run_batch(

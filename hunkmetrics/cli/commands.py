@@ -38,6 +38,7 @@ from .options import (
     FormatOpt,
     Hunking,
     HunksOpt,
+    IgnoreCommentOnlyOpt,
     IncludeOpt,
     PatchArg,
     PathPrefixOpt,
@@ -147,6 +148,7 @@ def hunks(
     include: IncludeOpt = None,
     exclude: ExcludeOpt = None,
     exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     format: FormatOpt = Format.table,
 ) -> None:
     """List a patch's hunks and where each sits: package, class, method.
@@ -164,7 +166,7 @@ def hunks(
     """
 
     def run() -> None:
-        files = selection_from(all_files, include, exclude, exclude_tests)
+        files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
         with load(patch, repo, rev, reverse, hunks, path_prefix, files) as workspace:
             document = hunks_document(workspace)
         emit(document, format, render_hunks, document["hunks"], HUNK_COLUMNS)
@@ -235,6 +237,13 @@ def render_excluded(document: dict[str, Any], console: Console) -> None:
         ]
     for item in items:
         console.print(f"[dim]excluded: {item['file']} ({item['reason']})[/dim]")
+    kinds = document.get("hunk_kinds") or {}
+    if kinds.get("comment") or kinds.get("whitespace"):
+        console.print(
+            f"[dim]{kinds.get('comment', 0)} hunk(s) change only comments, "
+            f"{kinds.get('whitespace', 0)} only whitespace (--ignore-comment-only leaves "
+            "them out)[/dim]"
+        )
 
 
 @app.command()
@@ -250,6 +259,7 @@ def divergence(
     include: IncludeOpt = None,
     exclude: ExcludeOpt = None,
     exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     profile: ProfileOpt = PROFILE_DEFAULT,
     pairs: Annotated[
         bool,
@@ -282,7 +292,7 @@ def divergence(
 
     def run() -> None:
         artifacts = artifacts_for(profile, artifact, file_order)
-        files = selection_from(all_files, include, exclude, exclude_tests)
+        files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
         with load(patch, repo, rev, reverse, hunks, path_prefix, files) as workspace:
             result = workspace.divergence(
                 profile=profile, distributed_weight=weight, artifacts=artifacts
@@ -371,6 +381,7 @@ def proximity(
     include: IncludeOpt = None,
     exclude: ExcludeOpt = None,
     exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     profile: ProfileOpt = PROFILE_DEFAULT,
     cutoff: CutoffOpt = None,
     format: FormatOpt = Format.table,
@@ -390,7 +401,7 @@ def proximity(
     """
 
     def run() -> None:
-        files = selection_from(all_files, include, exclude, exclude_tests)
+        files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
         with load(patch, repo, rev, reverse, hunks, path_prefix, files) as workspace:
             result = workspace.proximity(profile=profile, cutoff=cutoff)
             document = proximity_document(workspace, result)
@@ -466,6 +477,7 @@ def localization(
     include: IncludeOpt = None,
     exclude: ExcludeOpt = None,
     exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     format: FormatOpt = Format.table,
 ) -> None:
     """Did an agent's patch touch every file, hunk and method the developer's did?
@@ -484,7 +496,7 @@ def localization(
 
     def run() -> None:
         stdin = sys.stdin.buffer.read() if candidate == "-" else None
-        files = selection_from(all_files, include, exclude, exclude_tests)
+        files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
         with ExitStack() as stack:
             ref_ws = stack.enter_context(
                 open_workspace(
@@ -576,6 +588,7 @@ def characterize(
     include: IncludeOpt = None,
     exclude: ExcludeOpt = None,
     exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     artifact: PublishedArtifactsOpt = None,
     file_order: FileOrderOpt = None,
     format: FormatOpt = Format.table,
@@ -593,7 +606,7 @@ def characterize(
 
     def run() -> None:
         artifacts = artifacts_for(profile, artifact, file_order)
-        files = selection_from(all_files, include, exclude, exclude_tests)
+        files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
         with ExitStack() as stack:
             workspace = stack.enter_context(
                 load(patch, repo, rev, reverse, hunks, path_prefix, files)

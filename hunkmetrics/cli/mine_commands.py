@@ -19,6 +19,7 @@ from .options import (
     AllFilesOpt,
     ExcludeOpt,
     ExcludeTestsOpt,
+    IgnoreCommentOnlyOpt,
     IncludeOpt,
     ProfileOpt,
 )
@@ -97,6 +98,17 @@ def mine(
             rich_help_panel=_FILTERS,
         ),
     ] = 2,
+    min_code_hunks: Annotated[
+        int | None,
+        typer.Option(
+            "--min-code-hunks",
+            min=0,
+            help="Keep commits with at least this many hunks that change code, not only "
+            "comments or whitespace (default: 2, or --min-hunks when lower).",
+            show_default=False,
+            rich_help_panel=_FILTERS,
+        ),
+    ] = None,
     max_hunks: Annotated[
         int | None,
         typer.Option(
@@ -119,6 +131,7 @@ def mine(
     include: IncludeOpt = None,
     exclude: ExcludeOpt = None,
     exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     branch: Annotated[
         str | None,
         typer.Option(
@@ -170,6 +183,7 @@ def mine(
             since=since,
             until=until,
             min_hunks=min_hunks,
+            min_code_hunks=min_code_hunks,
             max_hunks=max_hunks,
             languages=lang,
             profile=profile,
@@ -177,6 +191,7 @@ def mine(
             all_files=all_files,
             include=include,
             exclude=exclude,
+            ignore_comment_only=ignore_comment_only,
             branch=branch,
         )
         err = Console(stderr=True, highlight=False, soft_wrap=True)

@@ -171,13 +171,23 @@ ExcludeOpt = Annotated[
     ),
 ]
 
+IgnoreCommentOnlyOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ignore-comment-only",
+        help="Leave out hunks that change only comments or whitespace (each hunk's kind "
+        "is in the output either way).",
+        rich_help_panel="Files",
+    ),
+]
+
 
 def selection_from(
     all_files: bool,
     include: list[str] | None,
     exclude: list[str] | None,
     exclude_tests: bool,
-    languages: str | None = None,
+    ignore_comment_only: bool = False,
 ) -> PathSelection:
     """The path selection the file options ask for (lang/selection.py)."""
     return path_selection(
@@ -185,7 +195,7 @@ def selection_from(
         include=include,
         exclude=exclude,
         exclude_tests=exclude_tests,
-        languages=languages.split(",") if languages is not None else None,
+        ignore_comment_only=ignore_comment_only,
     )
 
 

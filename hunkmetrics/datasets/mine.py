@@ -14,7 +14,9 @@ The pipeline (docs/mine.md explains the choices and gives the figures):
    source paths, gives each commit's source diff (the bytes
    `git diff <parent> <commit> -- <source paths>` prints). It is parsed, its hunks are
    counted by the profile's rule (`counted_hunks`, as the characterize document's
-   `hunk_count`) and commits outside `[min_hunks, max_hunks]` are dropped.
+   `hunk_count`) and commits outside `[min_hunks, max_hunks]` are dropped, and so are
+   commits with fewer than `min_code_hunks` (default 2) hunks that change code rather
+   than only comments or whitespace (lang/hunk_kind.py, from the diff alone).
 5. **Characterize** each candidate against its parent (the exact pre-image):
    `open_workspace(diff, repo=repo, rev=parent)` then `Workspace.characterize`, in
    worker processes when `jobs > 1`. The driver writes every record through
@@ -38,6 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HunkmetricsError, PatchError, error_line
+from ..lang.hunk_kind import hunk_kind
+from ..lang.index import ParseCache
 from ..lang.languages import all_rules
 from ..lang.selection import (
     DEFAULT_SELECTION,
@@ -84,6 +88,9 @@ class MineOptions:
     since: datetime | None = None
     until: datetime | None = None
     min_hunks: int = 2
+    # Commits with fewer hunks that change code (not only comments or whitespace) are
+    # dropped; None: min(2, min_hunks).
+    min_code_hunks: int | None = None
     max_hunks: int | None = None
     profile: str = DEFAULT_PROFILE
     branch: str | None = None
@@ -151,6 +158,7 @@ def mine_options(
     since: str | datetime | None = None,
     until: str | datetime | None = None,
     min_hunks: int = 2,
+    min_code_hunks: int | None = None,
     max_hunks: int | None = None,
     languages: str | Iterable[str] | None = None,
     profile: str = DEFAULT_PROFILE,
@@ -159,6 +167,7 @@ def mine_options(
     all_files: bool = False,
     include: Iterable[str] | None = None,
     exclude: Iterable[str] | None = None,
+    ignore_comment_only: bool = False,
 ) -> MineOptions:
     """Validated options; every problem is a HunkmetricsError with a one-line message.
     `languages`, `all_files`, `include`, `exclude` and `exclude_tests` make the path
@@ -175,6 +184,8 @@ def mine_options(
         raise HunkmetricsError(
             f"--since ({since.isoformat()}) is after --until ({until.isoformat()})"
         )
+    if min_code_hunks is not None and min_code_hunks < 0:
+        raise HunkmetricsError("--min-code-hunks must be at least 0")
     if min_hunks < 1:
         raise HunkmetricsError("--min-hunks must be at least 1")
     if max_hunks is not None and max_hunks < min_hunks:
@@ -186,6 +197,7 @@ def mine_options(
         since=since,
         until=until,
         min_hunks=min_hunks,
+        min_code_hunks=min_code_hunks,
         max_hunks=max_hunks,
         profile=profile,
         branch=branch,
@@ -195,6 +207,7 @@ def mine_options(
             exclude=exclude,
             exclude_tests=exclude_tests,
             languages=None if languages is None else parse_languages(languages),
+            ignore_comment_only=ignore_comment_only,
         ),
     )
 
@@ -369,10 +382,11 @@ def _examine(
             patch: Patch | None = options.selection.apply(parse_patch(diff))
         except PatchError:  # characterizing it gives the same error, on its line
             patch = None
-        hunks = -1 if patch is None else len(profile_named(options.profile).counted_hunks(patch)[0])
+        hunks, code = _hunk_counts(patch, options)
         if patch is not None and (
             hunks < options.min_hunks
             or (options.max_hunks is not None and hunks > options.max_hunks)
+            or code < _min_code(options)
         ):
             stats.out_of_range += 1
             continue
@@ -389,6 +403,23 @@ def _examine(
             )
         )
     return found
+
+
+def _min_code(options: MineOptions) -> int:
+    if options.min_code_hunks is not None:
+        return options.min_code_hunks
+    return min(2, options.min_hunks)
+
+
+def _hunk_counts(patch: Patch | None, options: MineOptions) -> tuple[int, int]:
+    """(hunks the profile counts, those of them that change code), from the diff alone;
+    with `ignore_comment_only` the first is the second. (-1, -1) without a patch."""
+    if patch is None:
+        return -1, -1
+    counted = profile_named(options.profile).counted_hunks(patch)[0]
+    cache = ParseCache()
+    code = sum(1 for hunk, file in counted if hunk_kind(hunk, file, None, cache) == "code")
+    return (code if options.selection.ignore_comment_only else len(counted)), code
 
 
 # --------------------------------------------------------------------------- characterizing

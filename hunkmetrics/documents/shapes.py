@@ -22,6 +22,7 @@ from ..jsonshape import (
     const,
     enum,
 )
+from ..lang.hunk_kind import HUNK_KINDS
 from ..metrics.birch_artifacts import ARTIFACT_NAMES
 from ..metrics.divergence import DIVERGENCE
 from ..metrics.localization import LOCALIZATION
@@ -61,8 +62,13 @@ HUNK = Obj(
         "located_by": enum("source", "diff"),
         "placed": BOOL,
         "note": Nullable(STR),
-    }
+        # code, or a hunk that changes only comments or whitespace (lang/hunk_kind.py)
+        "kind": enum(*HUNK_KINDS),
+    },
+    frozenset({"kind"}),
 )
+# How many hunks of each kind (optional: documents before it lack it).
+KIND_COUNTS = Obj({kind: COUNT for kind in HUNK_KINDS})
 FILE = Obj(
     {
         "file": STR,
@@ -86,7 +92,9 @@ SELECTION = Obj(
         "exclude": STRINGS,
         "exclude_tests": BOOL,
         "languages": Nullable(STRINGS),
-    }
+        "ignore_comment_only": BOOL,
+    },
+    frozenset({"ignore_comment_only"}),
 )
 
 
@@ -145,9 +153,11 @@ DOCUMENTS: dict[str, Obj] = {
             "patch": STR,
             "source": SOURCE,
             "excluded_files": Array(EXCLUDED_FILE),
+            "hunk_kinds": KIND_COUNTS,
             "hunks": Array(HUNK),
             "warnings": WARNINGS,
         },
+        optional=frozenset({"hunk_kinds"}),
     ),
     "divergence": _document(
         "divergence",
@@ -156,10 +166,11 @@ DOCUMENTS: dict[str, Obj] = {
             "source": SOURCE,
             "hunk_count": COUNT,
             "excluded_files": Array(EXCLUDED_FILE),
+            "hunk_kinds": KIND_COUNTS,
             "divergence": DIVERGENCE,
             "warnings": WARNINGS,
         },
-        optional=frozenset({"excluded_files"}),
+        optional=frozenset({"excluded_files", "hunk_kinds"}),
     ),
     "proximity": _document(
         "proximity",
@@ -168,11 +179,12 @@ DOCUMENTS: dict[str, Obj] = {
             "source": SOURCE,
             "hunk_count": COUNT,
             "excluded_files": Array(EXCLUDED_FILE),
+            "hunk_kinds": KIND_COUNTS,
             "proximity": PROXIMITY,
             "hunks": Array(HUNK),
             "warnings": WARNINGS,
         },
-        optional=frozenset({"excluded_files"}),
+        optional=frozenset({"excluded_files", "hunk_kinds"}),
     ),
     "localization": _document(
         "localization",
@@ -191,6 +203,7 @@ DOCUMENTS: dict[str, Obj] = {
             "profile": PROFILE,
             "source": SOURCE,
             "hunk_count": COUNT,
+            "hunk_kinds": KIND_COUNTS,
             "files": Array(FILE),
             "hunks": Array(HUNK),
             "divergence": DIVERGENCE,
@@ -198,7 +211,7 @@ DOCUMENTS: dict[str, Obj] = {
             "warnings": WARNINGS,
             "localization": CHARACTERIZE_LOCALIZATION,
         },
-        optional=frozenset({"localization"}),
+        optional=frozenset({"localization", "hunk_kinds"}),
     ),
 }
 # A line of a dataset results file (`batch`, `mine`): the characterize document with the

@@ -51,6 +51,9 @@ class PathSelection:
     exclude: tuple[str, ...] = ()
     exclude_tests: bool = EXCLUDE_TESTS_DEFAULT
     languages: frozenset[str] | None = None
+    # Leave comment-only and whitespace-only hunks out too (lang/hunk_kind.py); done by
+    # the workspace, which can parse the files.
+    ignore_comment_only: bool = False
 
     def reason(self, path: str, old_path: str | None = None) -> str | None:
         """Why the file `path` (`old_path` before a rename) does not count, or None.
@@ -83,27 +86,25 @@ class PathSelection:
         """`patch` with the files that do not count emptied of hunks and marked excluded
         (`FileDiff.excluded_reason`), the hunks left renumbered from 0. Applying it
         twice changes nothing; files left out cannot come back."""
-        files: list[FileDiff] = []
-        index = 0
-        left_out = False
-        for f in patch.files:
-            reason = None if f.excluded_reason is not None else self.file_reason(f)
-            if reason is not None:
-                files.append(replace(f, hunks=(), selection_reason=reason))
-                left_out = True
-                continue
-            hunks = tuple(replace(h, index=index + i) for i, h in enumerate(f.hunks))
-            index += len(hunks)
-            files.append(replace(f, hunks=hunks) if hunks != f.hunks else f)
-        if not left_out:
+        reasons = {
+            f.path: reason
+            for f in patch.files
+            if f.excluded_reason is None and (reason := self.file_reason(f)) is not None
+        }
+        if not reasons:
             return patch
-        warnings = patch.warnings
-        if index == 0 and any(f.selection_reason for f in files):
-            warnings += (
-                "no file of the patch is counted: every file was left out by the path "
-                "selection (see the excluded files; all_files / --all-files counts them)",
+        dropped = {h.index for f in patch.files if f.path in reasons for h in f.hunks}
+        chosen = without_hunks(patch, dropped, reasons)
+        if not chosen.hunks:
+            chosen = replace(
+                chosen,
+                warnings=chosen.warnings
+                + (
+                    "no file of the patch is counted: every file was left out by the path "
+                    "selection (see the excluded files; all_files / --all-files counts them)",
+                ),
             )
-        return replace(patch, files=tuple(files), warnings=warnings)
+        return chosen
 
     def config(self) -> dict[str, Any]:
         """The selection as recorded in a document's config."""
@@ -113,7 +114,24 @@ class PathSelection:
             "exclude": list(self.exclude),
             "exclude_tests": self.exclude_tests,
             "languages": sorted(self.languages) if self.languages is not None else None,
+            "ignore_comment_only": self.ignore_comment_only,
         }
+
+
+def without_hunks(patch: Patch, dropped: set[int], reasons: dict[str, str]) -> Patch:
+    """`patch` without the hunks `dropped` (by index), the rest renumbered from 0; a file
+    left with no hunk is marked excluded with `reasons[path]`."""
+    files: list[FileDiff] = []
+    index = 0
+    for f in patch.files:
+        kept = [h for h in f.hunks if h.index not in dropped]
+        if f.hunks and not kept:
+            files.append(replace(f, hunks=(), selection_reason=reasons[f.path]))
+            continue
+        hunks = tuple(replace(h, index=index + i) for i, h in enumerate(kept))
+        index += len(hunks)
+        files.append(replace(f, hunks=hunks) if hunks != f.hunks else f)
+    return replace(patch, files=tuple(files))
 
 
 DEFAULT_SELECTION = PathSelection()
@@ -128,6 +146,7 @@ def path_selection(
     exclude: Iterable[str] | None = None,
     exclude_tests: bool = EXCLUDE_TESTS_DEFAULT,
     languages: Iterable[str] | None = None,
+    ignore_comment_only: bool = False,
 ) -> PathSelection:
     """A validated PathSelection: unknown languages and empty globs are a
     HunkmetricsError."""
@@ -146,4 +165,4 @@ def path_selection(
                 f"unknown language {', '.join(unknown) or '(none)'}"
                 f" (use a comma-separated list of {', '.join(sorted(known))})"
             )
-    return PathSelection(all_files, inc, exc, exclude_tests, chosen)
+    return PathSelection(all_files, inc, exc, exclude_tests, chosen, ignore_comment_only)
