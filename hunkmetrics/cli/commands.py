@@ -46,6 +46,7 @@ from .options import (
     PublishedArtifactsOpt,
     ReferenceOpt,
     RepoOpt,
+    ReverseCandidateOpt,
     ReverseOpt,
     ReverseReferenceOpt,
     RevOpt,
@@ -472,6 +473,7 @@ def localization(
     path_prefix: PathPrefixOpt = None,
     reverse: ReverseOpt = False,
     reverse_reference: ReverseReferenceOpt = False,
+    reverse_candidate: ReverseCandidateOpt = False,
     hunks: HunksOpt = Hunking.as_given,
     all_files: AllFilesOpt = False,
     include: IncludeOpt = None,
@@ -513,7 +515,7 @@ def localization(
                 candidate,
                 repo=repo,
                 rev=rev,
-                reverse=reverse,
+                reverse=reverse != reverse_candidate,
                 hunking=hunks.value,
                 stdin=stdin,
                 cache=ref_ws.cache,
@@ -546,6 +548,9 @@ LOCALIZATION_COLUMNS = [
     "method_recall_reason",
     "exclude_tests",
     "candidate_error",
+    "candidate_hunks",
+    "hunk_precision",
+    "methods_missed",
 ]
 
 
@@ -568,6 +573,17 @@ def render_localization(loc: dict[str, Any], console: Console | None = None) -> 
         f"{loc['reference_hunks']})   method recall "
         f"{_share(loc['method_recall'], loc['method_recall_reason'])}"
     )
+    for hunk in loc.get("hunks", []):
+        if not hunk["reached"]:
+            console.print(f"  [red]missed[/red] hunk {hunk['index']} ({hunk['file']})")
+    for method in loc.get("methods_missed", []):
+        console.print(f"  [red]missed[/red] method {method}")
+    if loc.get("candidate_hunks"):
+        console.print(
+            f"  hunk precision {_share(loc['hunk_precision'])} "
+            f"({loc['candidate_hunks_on_reference']}/{loc['candidate_hunks']} candidate hunks "
+            "change a line the reference changes)"
+        )
 
 
 @app.command()

@@ -133,6 +133,14 @@ ReverseReferenceOpt = Annotated[
         rich_help_panel="Localization",
     ),
 ]
+ReverseCandidateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--reverse-candidate",
+        help="Swap the candidate patch's sides only (as the library's reverse_candidate).",
+        rich_help_panel="Localization",
+    ),
+]
 ExcludeTestsOpt = Annotated[
     bool,
     typer.Option(
