@@ -6,15 +6,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Literal
 
+from .errors import ArgumentError
 from .lang.selection import DEFAULT_SELECTION, PathSelection
 from .metrics.birch_artifacts import PublishedArtifacts
 from .metrics.divergence import DivergenceResult
 from .metrics.localization import LocalizationResult
-from .metrics.profiles import DEFAULT_PROFILE, Profile
+from .metrics.profiles import Profile
 from .metrics.proximity import ProximityResult
 from .workspace import (
     Characterization,
+    Hunking,
     PatchInput,
     Workspace,
     open_candidate,
@@ -22,14 +25,23 @@ from .workspace import (
 )
 
 Source = str | Path | tuple[str | Path, str] | None
+ProfileName = Literal["default", "birch"]
+"""The profiles' names (PROFILE_NAMES), for type checkers."""
 
 
 def _repo_rev(
     source: Source, repo: str | Path | None, rev: str | None
 ) -> tuple[str | Path | None, str | None]:
+    """`source` or `repo`/`rev`; both at once is an ArgumentError."""
     if isinstance(source, tuple):
+        if repo is not None or rev is not None:
+            raise ArgumentError("give source=(repo, rev) or repo=/rev=, not both")
+        if len(source) != 2:
+            raise ArgumentError("source as a tuple must be (repo, rev)")
         return source
     if source is not None:
+        if repo is not None:
+            raise ArgumentError("give source= or repo=, not both")
         return source, rev
     return repo, rev
 
@@ -40,7 +52,7 @@ def _workspace(
     repo: str | Path | None,
     rev: str | None,
     reverse: bool,
-    hunking: str,
+    hunking: Hunking,
     path_prefix: str | None = None,
     selection: PathSelection = DEFAULT_SELECTION,
 ) -> tuple[Workspace, bool]:
@@ -69,12 +81,12 @@ def _with_tests(selection: PathSelection, exclude_tests: bool | None) -> PathSel
 def divergence(
     patch: PatchInput | Workspace,
     *,
-    profile: str | Profile = DEFAULT_PROFILE,
+    profile: ProfileName | Profile = "default",
     source: Source = None,
     repo: str | Path | None = None,
     rev: str | None = None,
     reverse: bool = False,
-    hunking: str = "as-given",
+    hunking: Hunking = "as-given",
     distributed_weight: float | None = None,
     artifacts: PublishedArtifacts | None = None,
     path_prefix: str | None = None,
@@ -99,13 +111,13 @@ def divergence(
 def proximity(
     patch: PatchInput | Workspace,
     *,
-    profile: str | Profile = DEFAULT_PROFILE,
+    profile: ProfileName | Profile = "default",
     source: Source = None,
     cutoff: int | None = None,
     repo: str | Path | None = None,
     rev: str | None = None,
     reverse: bool = False,
-    hunking: str = "as-given",
+    hunking: Hunking = "as-given",
     path_prefix: str | None = None,
     selection: PathSelection = DEFAULT_SELECTION,
 ) -> ProximityResult:
@@ -128,7 +140,7 @@ def localization(
     exclude_tests: bool | None = None,
     reverse_reference: bool = False,
     reverse_candidate: bool = False,
-    hunking: str = "as-given",
+    hunking: Hunking = "as-given",
     path_prefix: str | None = None,
     selection: PathSelection = DEFAULT_SELECTION,
 ) -> LocalizationResult:
@@ -168,12 +180,12 @@ def localization(
 def characterize(
     patch: PatchInput,
     *,
-    profile: str | Profile = DEFAULT_PROFILE,
+    profile: ProfileName | Profile = "default",
     source: Source = None,
     repo: str | Path | None = None,
     rev: str | None = None,
     reverse: bool = False,
-    hunking: str = "as-given",
+    hunking: Hunking = "as-given",
     cutoff: int | None = None,
     distributed_weight: float | None = None,
     reference: PatchInput | None = None,
@@ -226,6 +238,7 @@ def characterize(
 
 __all__ = [
     "Characterization",
+    "ProfileName",
     "Source",
     "characterize",
     "divergence",

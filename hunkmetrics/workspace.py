@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from .documents import characterize_document
-from .errors import PatchError
+from .errors import ArgumentError, PatchError
 from .lang.hunk_kind import HunkKind, hunk_kind
 from .lang.index import ParseCache
 from .lang.locate import LocatedHunk, locate_patch
@@ -29,10 +29,13 @@ from .metrics.profiles import profile as get_profile
 from .metrics.proximity import ProximityResult, classify
 from .patch.model import Patch
 from .patch.parse import parse_patch, read_patch
+from .patch.regions import recut_regions
 from .sources.readers import open_reader
 from .sources.resolve import Sources, resolve_sources
 
 PatchInput = str | Path | bytes | Patch
+Hunking = Literal["as-given", "regions"]
+HUNKINGS: tuple[Hunking, ...] = ("as-given", "regions")
 
 
 @dataclass
@@ -234,23 +237,50 @@ class Characterization:
         )
 
 
+def is_diff_text(text: str) -> bool:
+    """The rule for a `str` patch argument: diff text when it holds a line break or
+    starts like a diff (`diff `, `--- `, `From `, `Index: `); a path otherwise."""
+    return "\n" in text or text.startswith(DIFF_STARTS)
+
+
+DIFF_STARTS = ("diff ", "--- ", "From ", "Index: ")
+
+
 def load_patch(
     patch: PatchInput,
     *,
     reverse: bool = False,
-    hunking: str = "as-given",
+    hunking: Hunking = "as-given",
     stdin: bytes | None = None,
     selection: PathSelection = DEFAULT_SELECTION,
 ) -> Patch:
-    """A Patch from a path (`-` with `stdin`), raw diff bytes, or a Patch, with the
-    files `selection` leaves out marked excluded (lang/selection.py)."""
+    """A Patch from a path (`-` with `stdin`), diff text (`str`, see `is_diff_text`),
+    raw diff bytes, or a Patch (swapped with `reverse`, re-cut with `hunking="regions"`),
+    with the files `selection` leaves out marked excluded (lang/selection.py)."""
+    if hunking not in HUNKINGS:
+        raise ArgumentError(f"hunking must be one of {', '.join(HUNKINGS)}, not {hunking!r}")
     if isinstance(patch, Patch):
-        parsed = patch
-    elif isinstance(patch, bytes):
+        parsed = _adjusted(patch, reverse, hunking)
+    elif isinstance(patch, bytes) or isinstance(patch, str) and is_diff_text(patch):
         parsed = parse_patch(patch, reverse=reverse, hunking=hunking)
-    else:
+    elif isinstance(patch, str | Path):
         parsed = read_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin)
+    else:
+        raise ArgumentError(
+            f"patch must be a path, diff text, bytes or a Patch, not {type(patch).__name__}"
+        )
     return selection.apply(parsed)
+
+
+def _adjusted(patch: Patch, reverse: bool, hunking: str) -> Patch:
+    """A Patch given as is, swapped when `reverse` asks it and re-cut into regions."""
+    if reverse:
+        patch = replace(
+            patch, files=tuple(f.swapped() for f in patch.files), reversed=not patch.reversed
+        )
+    if hunking == "regions" and patch.hunking != "regions":
+        patch = recut_regions(patch)
+    return patch
 
 
 def open_workspace(
@@ -259,7 +289,7 @@ def open_workspace(
     repo: str | Path | None = None,
     rev: str | None = None,
     reverse: bool = False,
-    hunking: str = "as-given",
+    hunking: Hunking = "as-given",
     stdin: bytes | None = None,
     cache: ParseCache | None = None,
     path_prefix: str | None = None,
@@ -291,7 +321,7 @@ def open_candidate(
     repo: str | Path | None = None,
     rev: str | None = None,
     reverse: bool = False,
-    hunking: str = "as-given",
+    hunking: Hunking = "as-given",
     stdin: bytes | None = None,
     cache: ParseCache | None = None,
     path_prefix: str | None = None,

@@ -67,6 +67,7 @@ ReverseOpt = Annotated[
     bool,
     typer.Option(
         "--reverse",
+        metavar="",  # a flag: no value to show (typer prints <bool> otherwise)
         help="Swap the patch's sides. Defects4J patches go fixed → buggy: use "
         "--reverse to read them as fixes.",
         rich_help_panel="Patch",
@@ -128,6 +129,7 @@ ReverseReferenceOpt = Annotated[
     bool,
     typer.Option(
         "--reverse-reference",
+        metavar="",
         help="Swap the reference patch's sides only (a Defects4J "
         "developer patch against an agent's fix).",
         rich_help_panel="Localization",
@@ -137,6 +139,7 @@ ReverseCandidateOpt = Annotated[
     bool,
     typer.Option(
         "--reverse-candidate",
+        metavar="",
         help="Swap the candidate patch's sides only (as the library's reverse_candidate).",
         rich_help_panel="Localization",
     ),
@@ -145,6 +148,7 @@ ExcludeTestsOpt = Annotated[
     bool,
     typer.Option(
         "--exclude-tests/--include-tests",
+        metavar="",
         help="Leave test files out (the default; patterns per language in "
         "lang/rules/*.toml) or count them.",
         rich_help_panel="Files",
@@ -154,6 +158,7 @@ AllFilesOpt = Annotated[
     bool,
     typer.Option(
         "--all-files",
+        metavar="",
         help="Count every file, not only source files of a known language (docs, "
         "changelogs, build files and data are left out by default).",
         rich_help_panel="Files",
@@ -183,6 +188,7 @@ IgnoreCommentOnlyOpt = Annotated[
     bool,
     typer.Option(
         "--ignore-comment-only",
+        metavar="",
         help="Leave out hunks that change only comments or whitespace (each hunk's kind "
         "is in the output either way).",
         rich_help_panel="Files",

@@ -78,6 +78,21 @@ class DivergenceResult:
     def hunk_count(self) -> int:
         return len(self.hunk_indices)
 
+    _ARRAYS = ("pair_i", "pair_j", "lexical", "structural", "file", "gamma", "pair_value")
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when every field is: the arrays element by element (NaN equals NaN)."""
+        if not isinstance(other, DivergenceResult):
+            return NotImplemented
+        for name in self.__dataclass_fields__:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if name in self._ARRAYS:
+                if not np.array_equal(mine, theirs, equal_nan=mine.dtype.kind == "f"):
+                    return False
+            elif mine != theirs:
+                return False
+        return True
+
     @property
     def means(self) -> dict[str, float | None]:
         def mean(values: np.ndarray) -> float | None:
