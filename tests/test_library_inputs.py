@@ -99,3 +99,13 @@ def test_shared_flags_show_no_bool_value() -> None:
     for flag in ("--reverse ", "--all-files ", "--ignore-comment-only "):
         line = next(row for row in text.splitlines() if flag in row)
         assert "<bool>" not in line, line
+
+
+def test_bad_metric_arguments_are_argument_errors() -> None:
+    for call, words in (
+        (lambda: hunkmetrics.divergence(TWO_HUNKS, profile="nope"), "unknown profile 'nope'"),  # type: ignore[arg-type]
+        (lambda: hunkmetrics.divergence(TWO_HUNKS, distributed_weight=-1), "must be ≥ 0"),
+        (lambda: hunkmetrics.proximity(TWO_HUNKS, cutoff=-1), "cutoff must be ≥ 0, not -1"),
+    ):
+        with pytest.raises(ArgumentError, match=words):
+            call()
