@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         proximity_document,
     )
     from .lang import LocatedHunk, Location, ParseCache, locate_patch
+    from .lang.selection import ALL_FILES, DEFAULT_SELECTION, PathSelection, path_selection
     from .metrics.birch_artifacts import PublishedArtifacts
     from .metrics.divergence import DivergenceResult, PairScore
     from .metrics.localization import LocalizationResult
@@ -54,6 +55,9 @@ _LAZY = {
         ".documents",
     ),
     **dict.fromkeys(("LocatedHunk", "Location", "ParseCache", "locate_patch"), ".lang"),
+    **dict.fromkeys(
+        ("ALL_FILES", "DEFAULT_SELECTION", "PathSelection", "path_selection"), ".lang.selection"
+    ),
     **dict.fromkeys(("DivergenceResult", "PairScore"), ".metrics.divergence"),
     "LocalizationResult": ".metrics.localization",
     **dict.fromkeys(("PROFILE_NAMES", "Profile", "profile"), ".metrics.profiles"),
@@ -79,6 +83,10 @@ _LAZY = {
 }
 
 __all__ = [
+    "ALL_FILES",
+    "DEFAULT_SELECTION",
+    "PathSelection",
+    "path_selection",
     "Characterization",
     "DivergenceResult",
     "FileDiff",

@@ -25,6 +25,10 @@ class SourceError(HunkmetricsError):
     """The sources given do not exist or do not match the patch."""
 
 
+class ArgumentError(HunkmetricsError, ValueError):
+    """A library call's arguments are wrong or contradict each other."""
+
+
 class MissingExtraError(HunkmetricsError):
     """An optional dependency is not installed; the message names the extra to install."""
 

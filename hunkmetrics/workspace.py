@@ -11,14 +11,16 @@ of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from .documents import characterize_document
-from .errors import PatchError
+from .errors import ArgumentError, PatchError
+from .lang.hunk_kind import HunkKind, hunk_kind
 from .lang.index import ParseCache
 from .lang.locate import LocatedHunk, locate_patch
+from .lang.selection import DEFAULT_SELECTION, PathSelection, without_hunks
 from .metrics.birch_artifacts import PublishedArtifacts
 from .metrics.divergence import DivergenceResult, compute_divergence
 from .metrics.localization import LocalizationResult, compare
@@ -27,21 +29,61 @@ from .metrics.profiles import profile as get_profile
 from .metrics.proximity import ProximityResult, classify
 from .patch.model import Patch
 from .patch.parse import parse_patch, read_patch
+from .patch.regions import recut_regions
 from .sources.readers import open_reader
 from .sources.resolve import Sources, resolve_sources
 
 PatchInput = str | Path | bytes | Patch
+Hunking = Literal["as-given", "regions"]
+HUNKINGS: tuple[Hunking, ...] = ("as-given", "regions")
 
 
 @dataclass
 class Workspace:
     """A patch, the sources it was resolved against (if any) and a parse cache. Close it
-    (or use `with`) to stop a git reader."""
+    (or use `with`) to stop a git reader. `selection`: the path selection the patch was
+    read with (recorded in every document's config)."""
 
     patch: Patch
     sources: Sources | None = None
     cache: ParseCache = field(default_factory=ParseCache)
+    selection: PathSelection = DEFAULT_SELECTION
     _located: list[LocatedHunk] | None = None
+    _kinds: dict[int, HunkKind] | None = None
+
+    def __post_init__(self) -> None:
+        # A patch given as is gets the selection too (a no-op when already applied).
+        self.patch = self.selection.apply(self.patch)
+        if self.selection.ignore_comment_only:
+            self._drop_non_code()
+
+    def _drop_non_code(self) -> None:
+        dropped = {i for i, kind in self.kinds().items() if kind != "code"}
+        if not dropped:
+            return
+        reasons = dict.fromkeys((f.path for f in self.patch.files), "comment or whitespace only")
+        listed = ",".join(str(i) for i in sorted(dropped))
+        patch = without_hunks(self.patch, dropped, reasons)
+        self.patch = replace(
+            patch,
+            warnings=patch.warnings
+            + (
+                f"hunks {listed} change only comments or whitespace: left out "
+                "(ignore_comment_only)",
+            ),
+        )
+        self._kinds = None
+
+    def kinds(self) -> dict[int, HunkKind]:
+        """Each hunk's kind by index: code, comment or whitespace (lang/hunk_kind.py),
+        computed once."""
+        if self._kinds is None:
+            self._kinds = {
+                h.index: hunk_kind(h, f, self.sources, self.cache)
+                for f in self.patch.files
+                for h in f.hunks
+            }
+        return self._kinds
 
     def located(self) -> list[LocatedHunk]:
         """Every hunk with its location, computed once."""
@@ -84,12 +126,15 @@ class Workspace:
         self,
         candidate: Workspace | None,
         *,
-        exclude_tests: bool = False,
+        exclude_tests: bool | None = None,
         candidate_error: str | None = None,
     ) -> LocalizationResult:
         """Localization of `candidate` (an agent's patch) against this workspace's patch
         (the developer's). `candidate` None (with `candidate_error`, see
-        `open_candidate`) localizes nothing."""
+        `open_candidate`) localizes nothing. `exclude_tests` defaults to this
+        workspace's path selection."""
+        if exclude_tests is None:
+            exclude_tests = self.selection.exclude_tests
         return compare(
             self.patch,
             candidate.patch if candidate else None,
@@ -106,7 +151,7 @@ class Workspace:
         cutoff: int | None = None,
         distributed_weight: float | None = None,
         reference: Workspace | None = None,
-        exclude_tests: bool = False,
+        exclude_tests: bool | None = None,
         artifacts: PublishedArtifacts | None = None,
     ) -> Characterization:
         """Divergence, proximity, hunks and (with a `reference` workspace, the
@@ -135,6 +180,12 @@ class Workspace:
         """The patch's warnings, then the sources' (e.g. a hunk that could not be checked
         against the tree)."""
         extra = list(self.sources.warnings) if self.sources is not None else []
+        kinds = self.kinds()
+        if kinds and "code" not in kinds.values():
+            extra.append(
+                f"no hunk changes code: all {len(kinds)} change only comments or "
+                "whitespace (see each hunk's kind), so the metrics describe those edits"
+            )
         return list(self.patch.warnings) + extra
 
     def close(self) -> None:
@@ -186,19 +237,50 @@ class Characterization:
         )
 
 
+def is_diff_text(text: str) -> bool:
+    """The rule for a `str` patch argument: diff text when it holds a line break or
+    starts like a diff (`diff `, `--- `, `From `, `Index: `); a path otherwise."""
+    return "\n" in text or text.startswith(DIFF_STARTS)
+
+
+DIFF_STARTS = ("diff ", "--- ", "From ", "Index: ")
+
+
 def load_patch(
     patch: PatchInput,
     *,
     reverse: bool = False,
-    hunking: str = "as-given",
+    hunking: Hunking = "as-given",
     stdin: bytes | None = None,
+    selection: PathSelection = DEFAULT_SELECTION,
 ) -> Patch:
-    """A Patch from a path (`-` with `stdin`), raw diff bytes, or a Patch as is."""
+    """A Patch from a path (`-` with `stdin`), diff text (`str`, see `is_diff_text`),
+    raw diff bytes, or a Patch (swapped with `reverse`, re-cut with `hunking="regions"`),
+    with the files `selection` leaves out marked excluded (lang/selection.py)."""
+    if hunking not in HUNKINGS:
+        raise ArgumentError(f"hunking must be one of {', '.join(HUNKINGS)}, not {hunking!r}")
     if isinstance(patch, Patch):
-        return patch
-    if isinstance(patch, bytes):
-        return parse_patch(patch, reverse=reverse, hunking=hunking)
-    return read_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin)
+        parsed = _adjusted(patch, reverse, hunking)
+    elif isinstance(patch, bytes) or isinstance(patch, str) and is_diff_text(patch):
+        parsed = parse_patch(patch, reverse=reverse, hunking=hunking)
+    elif isinstance(patch, str | Path):
+        parsed = read_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin)
+    else:
+        raise ArgumentError(
+            f"patch must be a path, diff text, bytes or a Patch, not {type(patch).__name__}"
+        )
+    return selection.apply(parsed)
+
+
+def _adjusted(patch: Patch, reverse: bool, hunking: str) -> Patch:
+    """A Patch given as is, swapped when `reverse` asks it and re-cut into regions."""
+    if reverse:
+        patch = replace(
+            patch, files=tuple(f.swapped() for f in patch.files), reversed=not patch.reversed
+        )
+    if hunking == "regions" and patch.hunking != "regions":
+        patch = recut_regions(patch)
+    return patch
 
 
 def open_workspace(
@@ -207,17 +289,19 @@ def open_workspace(
     repo: str | Path | None = None,
     rev: str | None = None,
     reverse: bool = False,
-    hunking: str = "as-given",
+    hunking: Hunking = "as-given",
     stdin: bytes | None = None,
     cache: ParseCache | None = None,
     path_prefix: str | None = None,
+    selection: PathSelection = DEFAULT_SELECTION,
 ) -> Workspace:
     """Parse `patch` (a path, `-` with `stdin`, raw diff bytes, or a Patch) and, with
     `repo` (and `rev`), resolve its sources: which side the tree holds, and the other
     side derived by applying the patch in memory. Pass another workspace's `cache` to
     share its parses (same tree). `path_prefix`: the patch's paths are relative to this
-    directory of the tree (the documents keep the patch's paths)."""
-    parsed = load_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin)
+    directory of the tree (the documents keep the patch's paths). `selection`: which
+    files count (default: source files of a known language, tests left out)."""
+    parsed = load_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin, selection=selection)
     if rev is not None and repo is None:
         repo = "."
     sources = None
@@ -228,7 +312,7 @@ def open_workspace(
         except Exception:
             reader.close()
             raise
-    return Workspace(parsed, sources, cache if cache is not None else ParseCache())
+    return Workspace(parsed, sources, cache if cache is not None else ParseCache(), selection)
 
 
 def open_candidate(
@@ -237,18 +321,23 @@ def open_candidate(
     repo: str | Path | None = None,
     rev: str | None = None,
     reverse: bool = False,
-    hunking: str = "as-given",
+    hunking: Hunking = "as-given",
     stdin: bytes | None = None,
     cache: ParseCache | None = None,
     path_prefix: str | None = None,
+    selection: PathSelection = DEFAULT_SELECTION,
 ) -> tuple[Workspace | None, str | None]:
     """Open an agent's patch, which may be empty or garbage: that is a result (it
     localizes nothing), not an error. Returns `(workspace, None)`, or `(None, message)`
     when the patch does not parse; pass both to `reference.localization(workspace,
     candidate_error=message)`. Pass the reference's `cache`: both read the same tree."""
     try:
-        parsed = load_patch(candidate, reverse=reverse, hunking=hunking, stdin=stdin)
+        parsed = load_patch(
+            candidate, reverse=reverse, hunking=hunking, stdin=stdin, selection=selection
+        )
     except PatchError as exc:
         return None, str(exc)
-    workspace = open_workspace(parsed, repo=repo, rev=rev, cache=cache, path_prefix=path_prefix)
+    workspace = open_workspace(
+        parsed, repo=repo, rev=rev, cache=cache, path_prefix=path_prefix, selection=selection
+    )
     return workspace, None

@@ -204,7 +204,7 @@ def test_lexical_hunks_reads_l_from_the_list_with_whole_file_sections(tmp_path: 
     hunks 0 and 1, 'a b c d e f' both: BLEU 1, L = 0, so Div = 0."""
     patch = tmp_path / "w.diff"
     patch.write_text(WITH_WHOLE_FILE)
-    args = ("divergence", str(patch), "--profile", "birch")
+    args = ("divergence", str(patch), "--profile", "birch", "--all-files")
     plain = run_json(*args)
     study = run_json(*args, "--published-artifacts", "lexical-hunks")
     lexical = 1 - math.exp(-0.5)

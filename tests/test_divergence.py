@@ -45,7 +45,7 @@ def features(
     diff: bytes, source: str | Path | None = None, profile: str = "default"
 ) -> tuple[list[HunkFeatures], list[str]]:
     """Per-hunk tokens and edit bags as the divergence computation sees them."""
-    with open_workspace(diff, repo=source) as ws:
+    with open_workspace(diff, repo=source, selection=hunkmetrics.ALL_FILES) as ws:
         hunks, _ = counted_hunks(ws.patch, profile)
         found = patch_features(ws.patch, hunks, ws.sources, ws.cache)
         return found.hunks, found.warnings
@@ -239,8 +239,8 @@ def test_birch_file_component_is_uncapped_default_capped() -> None:
 -delta
 +epsilon
 """
-    birch = hunkmetrics.divergence(diff, profile="birch")
-    default = hunkmetrics.divergence(diff)
+    birch = hunkmetrics.divergence(diff, profile="birch", selection=hunkmetrics.ALL_FILES)
+    default = hunkmetrics.divergence(diff, selection=hunkmetrics.ALL_FILES)
     (bp,), (dp,) = list(birch.pairs()), list(default.pairs())
     assert bp.file == pytest.approx(1.5) and bp.gamma == 2.0
     assert dp.file == pytest.approx(1.0) and dp.gamma == 2.0
@@ -357,7 +357,7 @@ def test_generic_tokenizer_for_a_language_without_grammar() -> None:
         "fee",
     )
     assert found[1].tokens == ("name", "=", '"a b"', SEP, "name", "=", "'a b'")
-    result = hunkmetrics.divergence(diff)
+    result = hunkmetrics.divergence(diff, selection=hunkmetrics.ALL_FILES)
     (pair,) = list(result.pairs())
     assert pair.lexical == pytest.approx(10 / 13)
     # Never a silent zero: the hunks differ, so does the pair.
@@ -578,7 +578,7 @@ def test_single_hunk_patch_has_no_pairs() -> None:
 +two
 """
     for profile in ("default", "birch"):
-        result = hunkmetrics.divergence(diff, profile=profile)
+        result = hunkmetrics.divergence(diff, profile=profile, selection=hunkmetrics.ALL_FILES)
         assert result.hunk_count == 1 and result.value == 0.0
         assert list(result.pairs()) == [] and result.means["lexical"] is None
 
@@ -686,7 +686,7 @@ def test_birch_lexical_reference_is_hunk_i() -> None:
     the other way round it would be 1 - (1/15)^(1/4).
     F: docs/x.txt vs docs/y.txt: m = 2, equal 1, c = 0 -> 1; S = 1 (different files);
     g = 2: d = L * (1 + 2) / 3 = L; Div = ln 2 * L."""
-    result = hunkmetrics.divergence(BLEU_DIFF, profile="birch")
+    result = hunkmetrics.divergence(BLEU_DIFF, profile="birch", selection=hunkmetrics.ALL_FILES)
     (pair,) = list(result.pairs())
     lexical = 1 - math.exp(-0.5)
     assert pair.lexical == pytest.approx(lexical)
@@ -913,7 +913,7 @@ def test_no_grammar_warning_names_the_hunks() -> None:
 -see above
 +see page 3
 """
-    result = hunkmetrics.divergence(diff)
+    result = hunkmetrics.divergence(diff, selection=hunkmetrics.ALL_FILES)
     grammar = [w for w in result.warnings if "no grammar" in w]
     assert len(grammar) == 1 and "hunks 1,2" in grammar[0] and ".txt" in grammar[0]
     assert any("no source given" in w and "hunks 0" in w for w in result.warnings)

@@ -136,7 +136,7 @@ def check_bounded(result) -> None:
 @FAST
 @given(patches())
 def test_default_every_component_and_pair_in_unit_interval(files) -> None:
-    result = hunkmetrics.divergence(render(files))
+    result = hunkmetrics.divergence(render(files), selection=hunkmetrics.ALL_FILES)
     assert result.hunk_count == sum(len(changes) for _, changes in files)
     check_bounded(result)
 
@@ -145,7 +145,7 @@ def test_default_every_component_and_pair_in_unit_interval(files) -> None:
 @given(patches())
 def test_birch_components_bounded(files) -> None:
     """birch: L and S in [0, 1]; F in [0, 2] (uncapped: 1 + 1/m at most 2); Div >= 0."""
-    result = hunkmetrics.divergence(render(files), profile="birch")
+    result = hunkmetrics.divergence(render(files), profile="birch", selection=hunkmetrics.ALL_FILES)
     for p in result.pairs():
         assert 0.0 <= p.lexical <= 1.0 + 1e-12 and 0.0 <= p.structural <= 1.0
         assert 0.0 <= p.file <= 2.0
@@ -159,7 +159,9 @@ def test_identical_hunks_in_one_file_give_zero(path, data, copies) -> None:
     pool = st.sampled_from(pool_for(path))
     removed = data.draw(st.lists(pool, max_size=3))
     added = data.draw(st.lists(pool, min_size=0 if removed else 1, max_size=3))
-    result = hunkmetrics.divergence(render([(path, [(removed, added)] * copies)]))
+    result = hunkmetrics.divergence(
+        render([(path, [(removed, added)] * copies)]), selection=hunkmetrics.ALL_FILES
+    )
     assert result.hunk_count == copies
     for p in result.pairs():
         assert p.lexical == 0.0 and p.gamma == 0.0 and p.value == 0.0
@@ -171,8 +173,8 @@ def test_identical_hunks_in_one_file_give_zero(path, data, copies) -> None:
 def test_default_unchanged_when_files_reordered(files, rng) -> None:
     shuffled = list(files)
     rng.shuffle(shuffled)
-    first = hunkmetrics.divergence(render(files))
-    second = hunkmetrics.divergence(render(shuffled))
+    first = hunkmetrics.divergence(render(files), selection=hunkmetrics.ALL_FILES)
+    second = hunkmetrics.divergence(render(shuffled), selection=hunkmetrics.ALL_FILES)
     assert first.hunk_count == second.hunk_count
     assert math.isclose(first.value, second.value, rel_tol=1e-9, abs_tol=1e-12)
     assert sorted(round(p.value, 12) for p in first.pairs()) == sorted(
@@ -185,7 +187,9 @@ def test_default_unchanged_when_files_reordered(files, rng) -> None:
 def test_single_hunk_patch_is_zero(path, data) -> None:
     (change,) = data.draw(changes_for(path, max_hunks=1))
     for profile in ("default", "birch"):
-        result = hunkmetrics.divergence(render([(path, [change])]), profile=profile)
+        result = hunkmetrics.divergence(
+            render([(path, [change])]), profile=profile, selection=hunkmetrics.ALL_FILES
+        )
         assert result.hunk_count == 1 and result.value == 0.0
         assert list(result.pairs()) == []
 
@@ -194,7 +198,7 @@ def test_single_hunk_patch_is_zero(path, data) -> None:
 @given(patches())
 def test_default_matrices_symmetric_with_zero_diagonal(files) -> None:
     """L and S are symmetric in default, and a hunk compared with itself has L = S = 0."""
-    with open_workspace(render(files)) as ws:
+    with open_workspace(render(files), selection=hunkmetrics.ALL_FILES) as ws:
         hunks, _ = counted_hunks(ws.patch, "default")
         feats = patch_features(ws.patch, hunks, ws.sources, ws.cache).hunks
     lexical = token_distance_matrix([f.tokens for f in feats])
@@ -219,7 +223,9 @@ def test_same_hunk_in_two_files_of_one_language(data) -> None:
         )
     )
     (change,) = data.draw(changes_for(first, max_hunks=1))
-    result = hunkmetrics.divergence(render([(first, [change]), (second, [change])]))
+    result = hunkmetrics.divergence(
+        render([(first, [change]), (second, [change])]), selection=hunkmetrics.ALL_FILES
+    )
     (pair,) = list(result.pairs())
     assert (pair.lexical, pair.structural, pair.gamma, pair.value) == (0.0, 0.0, 2.0, 0.0)
 

@@ -211,7 +211,7 @@ rename to lib/new.rb
 -x = 1
 +x = 2
 """)
-    document = run_json("characterize", str(diff))
+    document = run_json("characterize", str(diff), "--all-files")
     validate(document)
     assert document["files"] == [
         {

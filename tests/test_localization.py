@@ -270,7 +270,7 @@ def test_method_recall_without_sources_is_none_with_a_reason() -> None:
 def test_exclude_tests_on_the_candidate_side(java_repo: Path) -> None:
     # The candidate = the developer's three edits + FooTest.java (new, a test file).
     # Counted: an extra file. Excluded: the candidate's files are the developer's.
-    counted = _loc(DEV, "agent_with_own_test.diff", java_repo)
+    counted = _loc(DEV, "agent_with_own_test.diff", java_repo, exclude_tests=False)
     assert counted.file_superset is True
     assert counted.extra_files == (FOO_TEST,)
     assert FOO_TEST in counted.candidate_files
@@ -287,7 +287,7 @@ def test_exclude_tests_on_the_reference_side(java_repo: Path) -> None:
     # Counted: missed InventoryTest.java → not a superset; hunks 3 of 4 (the new file's
     # hunk has no candidate hunk in that file).
     # Excluded: superset; hunks 3 of 3.
-    counted = _loc("dev_quantity_fix_with_test.diff", DEV, java_repo)
+    counted = _loc("dev_quantity_fix_with_test.diff", DEV, java_repo, exclude_tests=False)
     assert counted.file_superset is False
     assert counted.missed_files == (INVENTORY_TEST,)
     assert (counted.hunks_found, counted.reference_hunks) == (3, 4)

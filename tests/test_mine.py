@@ -466,9 +466,17 @@ def test_dates(history, tmp_path: Path) -> None:
 def test_grep(history, tmp_path: Path) -> None:
     assert _mined(history, tmp_path / "a", "--grep", "^bug") == {"C4": 2}
     # The root commit matches but has no parent to compare with: skipped.
-    assert _mined(history, tmp_path / "b", "--grep", "initial|refactor") == {"C3": 3}
+    assert _mined(
+        history, tmp_path / "b", "--grep", "initial|refactor", "--min-code-hunks", "0"
+    ) == {"C3": 3}
     assert _mined(history, tmp_path / "c", "--grep", "LONGER BODY") == {"C1": 2}
     assert _mined(history, tmp_path / "d", "--grep", "merge") == {}
+
+
+def test_comment_only_commits_are_dropped(history, tmp_path: Path) -> None:
+    """C3 only turns three `// one` notes into `// first` (add, div, neg): three hunks,
+    none of which changes code, so it is no multi-hunk fix."""
+    assert _mined(history, tmp_path, "--grep", "initial|refactor") == {}
 
 
 def test_branch(history, tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from hunkmetrics import SourceError, open_workspace, parse_patch
+from hunkmetrics.lang.selection import ALL_FILES
 from hunkmetrics.sources import GitRevisionReader, WorktreeReader, blob_hash, resolve_sources
 
 PRE = {
@@ -168,7 +169,7 @@ def test_tree_mixing_sides_is_refused(repo, tmp_path: Path) -> None:
 
 def test_workspace_locates_from_source(repo) -> None:
     root, diff = repo
-    with open_workspace(diff, repo=root, rev="post") as workspace:
+    with open_workspace(diff, repo=root, rev="post", selection=ALL_FILES) as workspace:
         located = {item.hunk.path: item.location for item in workspace.located()}
     calc = located["src/Calc.java"]
     assert calc.located_by == "source"

@@ -22,7 +22,17 @@ def main() -> None:
             raise
         print(CLI_EXTRA, file=sys.stderr)
         raise SystemExit(2) from None
-    app()
+    app(args=debug_first(sys.argv[1:]))
+
+
+def debug_first(args: list[str]) -> list[str]:
+    """`--debug` is a root option; accept it after the command too (`hunkmetrics hunks
+    x.diff --debug`) by moving it to the front (never past a `--`)."""
+    end = args.index("--") if "--" in args else len(args)
+    if "--debug" not in args[:end]:
+        return args
+    rest = [a for i, a in enumerate(args) if not (i < end and a == "--debug")]
+    return ["--debug", *rest]
 
 
 def __getattr__(name: str) -> Any:

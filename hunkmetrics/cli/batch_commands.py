@@ -21,19 +21,26 @@ from rich.progress import Progress as RichProgress
 from rich.text import Text
 
 from ..errors import HunkmetricsError
+from ..lang.selection import EXCLUDE_TESTS_DEFAULT
 from ..metrics.profiles import DISTRIBUTED_WEIGHT
 from .common import command_group, guarded, print_warnings
 from .options import (
     PROFILE_DEFAULT,
+    AllFilesOpt,
     CutoffOpt,
+    ExcludeOpt,
+    ExcludeTestsOpt,
     Hunking,
     HunksOpt,
+    IgnoreCommentOnlyOpt,
+    IncludeOpt,
     PathPrefixOpt,
     ProfileOpt,
     RepoOpt,
     ReverseOpt,
     RevOpt,
     WeightOpt,
+    selection_from,
 )
 
 app = command_group()  # cli/root.py adds these commands to the application
@@ -133,6 +140,11 @@ def batch(
     path_prefix: PathPrefixOpt = None,
     reverse: ReverseOpt = False,
     hunks: HunksOpt = Hunking.as_given,
+    all_files: AllFilesOpt = False,
+    include: IncludeOpt = None,
+    exclude: ExcludeOpt = None,
+    exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     profile: ProfileOpt = PROFILE_DEFAULT,
     cutoff: CutoffOpt = None,
     weight: WeightOpt = DISTRIBUTED_WEIGHT,
@@ -228,7 +240,13 @@ def batch(
                 ]
             )
         settings = Settings(
-            profile=profile, cutoff=cutoff, distributed_weight=weight, hunking=hunks.value
+            profile=profile,
+            cutoff=cutoff,
+            distributed_weight=weight,
+            hunking=hunks.value,
+            selection=selection_from(
+                all_files, include, exclude, exclude_tests, ignore_comment_only
+            ),
         )
         with BarProgress() as progress:
             summary = run_batch(

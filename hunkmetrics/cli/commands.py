@@ -20,6 +20,7 @@ from ..documents import (
     proximity_document,
 )
 from ..errors import HunkmetricsError
+from ..lang.selection import DEFAULT_SELECTION, EXCLUDE_TESTS_DEFAULT, PathSelection
 from ..metrics.birch_artifacts import PublishedArtifacts
 from ..metrics.divergence import PAIR_KEYS
 from ..metrics.profiles import DISTRIBUTED_WEIGHT, PROFILES
@@ -27,25 +28,31 @@ from ..workspace import Workspace, open_candidate, open_workspace
 from .common import command_group, guarded, print_warnings
 from .options import (
     PROFILE_DEFAULT,
+    AllFilesOpt,
     Artifact,
     CutoffOpt,
+    ExcludeOpt,
     ExcludeTestsOpt,
     FileOrderOpt,
     Format,
     FormatOpt,
     Hunking,
     HunksOpt,
+    IgnoreCommentOnlyOpt,
+    IncludeOpt,
     PatchArg,
     PathPrefixOpt,
     ProfileOpt,
     PublishedArtifactsOpt,
     ReferenceOpt,
     RepoOpt,
+    ReverseCandidateOpt,
     ReverseOpt,
     ReverseReferenceOpt,
     RevOpt,
     WeightOpt,
     published_artifacts,
+    selection_from,
 )
 from .output import write_csv, write_json
 
@@ -59,6 +66,7 @@ def load(
     reverse: bool,
     hunks: Hunking,
     path_prefix: str | None = None,
+    selection: PathSelection = DEFAULT_SELECTION,
 ) -> Workspace:
     """The shared inputs of every command, as one Workspace."""
     stdin = sys.stdin.buffer.read() if patch == "-" else None
@@ -70,6 +78,7 @@ def load(
         hunking=hunks.value,
         stdin=stdin,
         path_prefix=path_prefix,
+        selection=selection,
     )
 
 
@@ -136,6 +145,11 @@ def hunks(
     path_prefix: PathPrefixOpt = None,
     reverse: ReverseOpt = False,
     hunks: HunksOpt = Hunking.as_given,
+    all_files: AllFilesOpt = False,
+    include: IncludeOpt = None,
+    exclude: ExcludeOpt = None,
+    exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     format: FormatOpt = Format.table,
 ) -> None:
     """List a patch's hunks and where each sits: package, class, method.
@@ -153,7 +167,8 @@ def hunks(
     """
 
     def run() -> None:
-        with load(patch, repo, rev, reverse, hunks, path_prefix) as workspace:
+        files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
+        with load(patch, repo, rev, reverse, hunks, path_prefix, files) as workspace:
             document = hunks_document(workspace)
         emit(document, format, render_hunks, document["hunks"], HUNK_COLUMNS)
 
@@ -208,8 +223,28 @@ def render_hunks(document: dict[str, Any], console: Console | None = None) -> No
             f"[yellow]{len(unplaced)} hunk(s) not placed in a method: "
             f"{unplaced[0]['note']}. Give --repo/--rev for exact locations.[/yellow]"
         )
-    for item in document.get("excluded_files", []):
+    render_excluded(document, console)
+
+
+def render_excluded(document: dict[str, Any], console: Console) -> None:
+    """The files left out of the metrics, each with its reason (`excluded_files`, or
+    the characterize document's `files[].excluded`)."""
+    items = document.get("excluded_files")
+    if items is None:
+        items = [
+            {"file": f["file"], "reason": f["excluded"]}
+            for f in document.get("files", [])
+            if f["excluded"]
+        ]
+    for item in items:
         console.print(f"[dim]excluded: {item['file']} ({item['reason']})[/dim]")
+    kinds = document.get("hunk_kinds") or {}
+    if kinds.get("comment") or kinds.get("whitespace"):
+        console.print(
+            f"[dim]{kinds.get('comment', 0)} hunk(s) change only comments, "
+            f"{kinds.get('whitespace', 0)} only whitespace (--ignore-comment-only leaves "
+            "them out)[/dim]"
+        )
 
 
 @app.command()
@@ -221,6 +256,11 @@ def divergence(
     path_prefix: PathPrefixOpt = None,
     reverse: ReverseOpt = False,
     hunks: HunksOpt = Hunking.as_given,
+    all_files: AllFilesOpt = False,
+    include: IncludeOpt = None,
+    exclude: ExcludeOpt = None,
+    exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     profile: ProfileOpt = PROFILE_DEFAULT,
     pairs: Annotated[
         bool,
@@ -253,7 +293,8 @@ def divergence(
 
     def run() -> None:
         artifacts = artifacts_for(profile, artifact, file_order)
-        with load(patch, repo, rev, reverse, hunks, path_prefix) as workspace:
+        files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
+        with load(patch, repo, rev, reverse, hunks, path_prefix, files) as workspace:
             result = workspace.divergence(
                 profile=profile, distributed_weight=weight, artifacts=artifacts
             )
@@ -304,6 +345,7 @@ def render_divergence(document: dict[str, Any], show_pairs: bool) -> None:
     )
     if div["excluded_hunks"]:
         console.print(f"[dim]not counted: hunks {div['excluded_hunks']}[/dim]")
+    render_excluded(document, console)
     if not show_pairs or not div["pairs"]:
         return
     table = Table(title="pairs: d = L·(S + g·F)/(1 + g)", title_justify="left")
@@ -336,6 +378,11 @@ def proximity(
     path_prefix: PathPrefixOpt = None,
     reverse: ReverseOpt = False,
     hunks: HunksOpt = Hunking.as_given,
+    all_files: AllFilesOpt = False,
+    include: IncludeOpt = None,
+    exclude: ExcludeOpt = None,
+    exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     profile: ProfileOpt = PROFILE_DEFAULT,
     cutoff: CutoffOpt = None,
     format: FormatOpt = Format.table,
@@ -355,7 +402,8 @@ def proximity(
     """
 
     def run() -> None:
-        with load(patch, repo, rev, reverse, hunks, path_prefix) as workspace:
+        files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
+        with load(patch, repo, rev, reverse, hunks, path_prefix, files) as workspace:
             result = workspace.proximity(profile=profile, cutoff=cutoff)
             document = proximity_document(workspace, result)
         emit(
@@ -402,6 +450,7 @@ def render_proximity(
         f"{prox['shared_package_depth']}), cutoff {prox['cutoff']}; located from "
         f"{prox['located_by']}"
     )
+    render_excluded(document, console)
 
 
 @app.command()
@@ -424,8 +473,13 @@ def localization(
     path_prefix: PathPrefixOpt = None,
     reverse: ReverseOpt = False,
     reverse_reference: ReverseReferenceOpt = False,
+    reverse_candidate: ReverseCandidateOpt = False,
     hunks: HunksOpt = Hunking.as_given,
-    exclude_tests: ExcludeTestsOpt = False,
+    all_files: AllFilesOpt = False,
+    include: IncludeOpt = None,
+    exclude: ExcludeOpt = None,
+    exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     format: FormatOpt = Format.table,
 ) -> None:
     """Did an agent's patch touch every file, hunk and method the developer's did?
@@ -444,6 +498,7 @@ def localization(
 
     def run() -> None:
         stdin = sys.stdin.buffer.read() if candidate == "-" else None
+        files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
         with ExitStack() as stack:
             ref_ws = stack.enter_context(
                 open_workspace(
@@ -453,23 +508,23 @@ def localization(
                     reverse=reverse != reverse_reference,
                     hunking=hunks.value,
                     path_prefix=path_prefix,
+                    selection=files,
                 )
             )
             cand_ws, error = open_candidate(
                 candidate,
                 repo=repo,
                 rev=rev,
-                reverse=reverse,
+                reverse=reverse != reverse_candidate,
                 hunking=hunks.value,
                 stdin=stdin,
                 cache=ref_ws.cache,
                 path_prefix=path_prefix,
+                selection=files,
             )
             if cand_ws is not None:
                 stack.enter_context(cand_ws)
-            result = ref_ws.localization(
-                cand_ws, exclude_tests=exclude_tests, candidate_error=error
-            )
+            result = ref_ws.localization(cand_ws, candidate_error=error)
             document = localization_document(ref_ws, cand_ws, result, candidate)
         emit(
             document,
@@ -493,6 +548,9 @@ LOCALIZATION_COLUMNS = [
     "method_recall_reason",
     "exclude_tests",
     "candidate_error",
+    "candidate_hunks",
+    "hunk_precision",
+    "methods_missed",
 ]
 
 
@@ -515,6 +573,17 @@ def render_localization(loc: dict[str, Any], console: Console | None = None) -> 
         f"{loc['reference_hunks']})   method recall "
         f"{_share(loc['method_recall'], loc['method_recall_reason'])}"
     )
+    for hunk in loc.get("hunks", []):
+        if not hunk["reached"]:
+            console.print(f"  [red]missed[/red] hunk {hunk['index']} ({hunk['file']})")
+    for method in loc.get("methods_missed", []):
+        console.print(f"  [red]missed[/red] method {method}")
+    if loc.get("candidate_hunks"):
+        console.print(
+            f"  hunk precision {_share(loc['hunk_precision'])} "
+            f"({loc['candidate_hunks_on_reference']}/{loc['candidate_hunks']} candidate hunks "
+            "change a line the reference changes)"
+        )
 
 
 @app.command()
@@ -531,7 +600,11 @@ def characterize(
     weight: WeightOpt = DISTRIBUTED_WEIGHT,
     reference: ReferenceOpt = None,
     reverse_reference: ReverseReferenceOpt = False,
-    exclude_tests: ExcludeTestsOpt = False,
+    all_files: AllFilesOpt = False,
+    include: IncludeOpt = None,
+    exclude: ExcludeOpt = None,
+    exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     artifact: PublishedArtifactsOpt = None,
     file_order: FileOrderOpt = None,
     format: FormatOpt = Format.table,
@@ -549,8 +622,11 @@ def characterize(
 
     def run() -> None:
         artifacts = artifacts_for(profile, artifact, file_order)
+        files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
         with ExitStack() as stack:
-            workspace = stack.enter_context(load(patch, repo, rev, reverse, hunks, path_prefix))
+            workspace = stack.enter_context(
+                load(patch, repo, rev, reverse, hunks, path_prefix, files)
+            )
             ref_ws = None
             if reference is not None:
                 ref_ws = stack.enter_context(
@@ -562,6 +638,7 @@ def characterize(
                         hunking=hunks.value,
                         cache=workspace.cache,
                         path_prefix=path_prefix,
+                        selection=files,
                     )
                 )
             result = workspace.characterize(
@@ -569,7 +646,6 @@ def characterize(
                 cutoff=cutoff,
                 distributed_weight=weight,
                 reference=ref_ws,
-                exclude_tests=exclude_tests,
                 artifacts=artifacts,
             )
             document = result.to_dict(lazy_pairs=True)

@@ -12,8 +12,17 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ..datasets.mine import DEFAULT_GREP, MineStats, mine_options
 from ..datasets.mine import mine as mine_repository
+from ..lang.selection import EXCLUDE_TESTS_DEFAULT
 from .common import command_group, guarded
-from .options import PROFILE_DEFAULT, ProfileOpt
+from .options import (
+    PROFILE_DEFAULT,
+    AllFilesOpt,
+    ExcludeOpt,
+    ExcludeTestsOpt,
+    IgnoreCommentOnlyOpt,
+    IncludeOpt,
+    ProfileOpt,
+)
 
 app = command_group()  # cli/root.py adds these commands to the application
 
@@ -89,6 +98,17 @@ def mine(
             rich_help_panel=_FILTERS,
         ),
     ] = 2,
+    min_code_hunks: Annotated[
+        int | None,
+        typer.Option(
+            "--min-code-hunks",
+            min=0,
+            help="Keep commits with at least this many hunks that change code, not only "
+            "comments or whitespace (default: 2, or --min-hunks when lower).",
+            show_default=False,
+            rich_help_panel=_FILTERS,
+        ),
+    ] = None,
     max_hunks: Annotated[
         int | None,
         typer.Option(
@@ -107,15 +127,11 @@ def mine(
             rich_help_panel=_FILTERS,
         ),
     ] = None,
-    exclude_tests: Annotated[
-        bool,
-        typer.Option(
-            "--exclude-tests/--include-tests",
-            help="Leave test files out of the source "
-            "change (patterns per language: docs/metrics.md).",
-            rich_help_panel=_FILTERS,
-        ),
-    ] = True,
+    all_files: AllFilesOpt = False,
+    include: IncludeOpt = None,
+    exclude: ExcludeOpt = None,
+    exclude_tests: ExcludeTestsOpt = EXCLUDE_TESTS_DEFAULT,
+    ignore_comment_only: IgnoreCommentOnlyOpt = False,
     branch: Annotated[
         str | None,
         typer.Option(
@@ -167,10 +183,15 @@ def mine(
             since=since,
             until=until,
             min_hunks=min_hunks,
+            min_code_hunks=min_code_hunks,
             max_hunks=max_hunks,
             languages=lang,
             profile=profile,
             exclude_tests=exclude_tests,
+            all_files=all_files,
+            include=include,
+            exclude=exclude,
+            ignore_comment_only=ignore_comment_only,
             branch=branch,
         )
         err = Console(stderr=True, highlight=False, soft_wrap=True)

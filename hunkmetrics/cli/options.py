@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ..errors import HunkmetricsError
+from ..lang.selection import PathSelection, path_selection
 from ..metrics.birch_artifacts import (
     ARTIFACT_NAMES,
     KEY_ORDER,
@@ -66,6 +67,7 @@ ReverseOpt = Annotated[
     bool,
     typer.Option(
         "--reverse",
+        metavar="",  # a flag: no value to show (typer prints <bool> otherwise)
         help="Swap the patch's sides. Defects4J patches go fixed → buggy: use "
         "--reverse to read them as fixes.",
         rich_help_panel="Patch",
@@ -127,19 +129,90 @@ ReverseReferenceOpt = Annotated[
     bool,
     typer.Option(
         "--reverse-reference",
+        metavar="",
         help="Swap the reference patch's sides only (a Defects4J "
         "developer patch against an agent's fix).",
+        rich_help_panel="Localization",
+    ),
+]
+ReverseCandidateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--reverse-candidate",
+        metavar="",
+        help="Swap the candidate patch's sides only (as the library's reverse_candidate).",
         rich_help_panel="Localization",
     ),
 ]
 ExcludeTestsOpt = Annotated[
     bool,
     typer.Option(
-        "--exclude-tests",
-        help="Leave test files out on both sides (patterns per language: docs/metrics.md).",
-        rich_help_panel="Localization",
+        "--exclude-tests/--include-tests",
+        metavar="",
+        help="Leave test files out (the default; patterns per language in "
+        "lang/rules/*.toml) or count them.",
+        rich_help_panel="Files",
     ),
 ]
+AllFilesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--all-files",
+        metavar="",
+        help="Count every file, not only source files of a known language (docs, "
+        "changelogs, build files and data are left out by default).",
+        rich_help_panel="Files",
+    ),
+]
+IncludeOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--include",
+        metavar="GLOB",
+        help="Count only the files matching GLOB (repeatable; a GLOB without '/' also "
+        "matches the base name).",
+        rich_help_panel="Files",
+    ),
+]
+ExcludeOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--exclude",
+        metavar="GLOB",
+        help="Leave out the files matching GLOB (repeatable).",
+        rich_help_panel="Files",
+    ),
+]
+
+IgnoreCommentOnlyOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ignore-comment-only",
+        metavar="",
+        help="Leave out hunks that change only comments or whitespace (each hunk's kind "
+        "is in the output either way).",
+        rich_help_panel="Files",
+    ),
+]
+
+
+def selection_from(
+    all_files: bool,
+    include: list[str] | None,
+    exclude: list[str] | None,
+    exclude_tests: bool,
+    ignore_comment_only: bool = False,
+) -> PathSelection:
+    """The path selection the file options ask for (lang/selection.py)."""
+    return path_selection(
+        all_files=all_files,
+        include=include,
+        exclude=exclude,
+        exclude_tests=exclude_tests,
+        ignore_comment_only=ignore_comment_only,
+    )
+
+
 PathPrefixOpt = Annotated[
     str | None,
     typer.Option(

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from ..documents import characterize_head
 from ..errors import HunkmetricsError, error_line
+from ..lang.selection import DEFAULT_SELECTION, PathSelection
 from ..metrics.birch_artifacts import PublishedArtifacts, read_file_order
 from ..metrics.profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT
 from ..patch.parse import parse_patch, read_patch_bytes
@@ -48,6 +49,7 @@ class Settings:
     cutoff: int | None = None
     distributed_weight: float = DISTRIBUTED_WEIGHT
     hunking: str = "as-given"
+    selection: PathSelection = DEFAULT_SELECTION
 
 
 # --- the worker's side ------------------------------------------------------------------
@@ -66,6 +68,7 @@ def error_record(item: Item, settings: Settings, message: str) -> dict[str, Any]
             cutoff=settings.cutoff,
             hunking=settings.hunking,
             reverse=item.reverse,
+            selection=settings.selection,
         ),
     }
 
@@ -133,11 +136,13 @@ def characterize_item(
     readers = readers or _Readers()
     try:
         data = item.data if item.data is not None else read_patch_bytes(item.patch)
-        patch = parse_patch(data, name=item.patch, reverse=item.reverse, hunking=settings.hunking)
+        patch = settings.selection.apply(
+            parse_patch(data, name=item.patch, reverse=item.reverse, hunking=settings.hunking)
+        )
         reader = readers.get(item)
         sources = resolve_sources(patch, reader) if reader is not None else None
         document = (
-            Workspace(patch, sources)
+            Workspace(patch, sources, selection=settings.selection)
             .characterize(
                 profile=settings.profile,
                 cutoff=settings.cutoff,

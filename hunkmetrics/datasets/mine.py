@@ -14,7 +14,9 @@ The pipeline (docs/mine.md explains the choices and gives the figures):
    source paths, gives each commit's source diff (the bytes
    `git diff <parent> <commit> -- <source paths>` prints). It is parsed, its hunks are
    counted by the profile's rule (`counted_hunks`, as the characterize document's
-   `hunk_count`) and commits outside `[min_hunks, max_hunks]` are dropped.
+   `hunk_count`) and commits outside `[min_hunks, max_hunks]` are dropped, and so are
+   commits with fewer than `min_code_hunks` (default 2) hunks that change code rather
+   than only comments or whitespace (lang/hunk_kind.py, from the diff alone).
 5. **Characterize** each candidate against its parent (the exact pre-image):
    `open_workspace(diff, repo=repo, rev=parent)` then `Workspace.characterize`, in
    worker processes when `jobs > 1`. The driver writes every record through
@@ -38,8 +40,15 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HunkmetricsError, PatchError, error_line
-from ..lang.languages import all_rules, rules_for_path
-from ..metrics.localization import is_test_file
+from ..lang.hunk_kind import hunk_kind
+from ..lang.index import ParseCache
+from ..lang.languages import all_rules
+from ..lang.selection import (
+    DEFAULT_SELECTION,
+    EXCLUDE_TESTS_DEFAULT,
+    PathSelection,
+    path_selection,
+)
 from ..metrics.profiles import DEFAULT_PROFILE, PROFILE_NAMES
 from ..metrics.profiles import profile as profile_named
 from ..patch.model import Patch
@@ -79,11 +88,24 @@ class MineOptions:
     since: datetime | None = None
     until: datetime | None = None
     min_hunks: int = 2
+    # Commits with fewer hunks that change code (not only comments or whitespace) are
+    # dropped; None: min(2, min_hunks).
+    min_code_hunks: int | None = None
     max_hunks: int | None = None
-    languages: frozenset[str] = field(default_factory=lambda: frozenset(all_rules()))
     profile: str = DEFAULT_PROFILE
-    exclude_tests: bool = True
     branch: str | None = None
+    selection: PathSelection = DEFAULT_SELECTION
+
+    @property
+    def languages(self) -> frozenset[str]:
+        """The languages whose files count (with `all_files`: every known one, but
+        every file counts)."""
+        chosen = self.selection.languages
+        return chosen if chosen is not None else frozenset(all_rules())
+
+    @property
+    def exclude_tests(self) -> bool:
+        return self.selection.exclude_tests
 
 
 def parse_date(text: str, *, end_of_day: bool = False, option: str = "date") -> datetime:
@@ -136,13 +158,20 @@ def mine_options(
     since: str | datetime | None = None,
     until: str | datetime | None = None,
     min_hunks: int = 2,
+    min_code_hunks: int | None = None,
     max_hunks: int | None = None,
     languages: str | Iterable[str] | None = None,
     profile: str = DEFAULT_PROFILE,
-    exclude_tests: bool = True,
+    exclude_tests: bool = EXCLUDE_TESTS_DEFAULT,
     branch: str | None = None,
+    all_files: bool = False,
+    include: Iterable[str] | None = None,
+    exclude: Iterable[str] | None = None,
+    ignore_comment_only: bool = False,
 ) -> MineOptions:
-    """Validated options; every problem is a HunkmetricsError with a one-line message."""
+    """Validated options; every problem is a HunkmetricsError with a one-line message.
+    `languages`, `all_files`, `include`, `exclude` and `exclude_tests` make the path
+    selection (lang/selection.py), the same as every other command's."""
     if isinstance(since, str):
         since = parse_date(since, option="--since")
     if isinstance(until, str):
@@ -155,6 +184,8 @@ def mine_options(
         raise HunkmetricsError(
             f"--since ({since.isoformat()}) is after --until ({until.isoformat()})"
         )
+    if min_code_hunks is not None and min_code_hunks < 0:
+        raise HunkmetricsError("--min-code-hunks must be at least 0")
     if min_hunks < 1:
         raise HunkmetricsError("--min-hunks must be at least 1")
     if max_hunks is not None and max_hunks < min_hunks:
@@ -166,34 +197,37 @@ def mine_options(
         since=since,
         until=until,
         min_hunks=min_hunks,
+        min_code_hunks=min_code_hunks,
         max_hunks=max_hunks,
-        languages=parse_languages(languages),
         profile=profile,
-        exclude_tests=exclude_tests,
         branch=branch,
+        selection=path_selection(
+            all_files=all_files,
+            include=include,
+            exclude=exclude,
+            exclude_tests=exclude_tests,
+            languages=None if languages is None else parse_languages(languages),
+            ignore_comment_only=ignore_comment_only,
+        ),
     )
 
 
 # --------------------------------------------------------------------------- files and hunks
 
 
-def is_source_change(change: Change, languages: frozenset[str], exclude_tests: bool) -> bool:
-    """In one of `languages` (by the new path, else the old) and, with `exclude_tests`,
-    not a test file (by the pre-image path, as localization compares files)."""
+def is_source_change(change: Change, selection: PathSelection = DEFAULT_SELECTION) -> bool:
+    """Whether the path selection counts this change (its language by the new path,
+    else the old; tests by the pre-image path): the same rule as every command's."""
     path = change.new_path or change.old_path
     assert path is not None
-    rules = rules_for_path(path)
-    if rules is None or rules.name not in languages:
-        return False
-    key = change.old_path if change.old_path is not None else path
-    return not (exclude_tests and is_test_file(key))
+    return selection.reason(path, change.old_path) is None
 
 
 def source_paths(changes: list[Change], options: MineOptions) -> list[str]:
     """The pathspec of a commit's source change (both sides of a renamed file)."""
     paths: dict[str, None] = {}
     for change in changes:
-        if is_source_change(change, options.languages, options.exclude_tests):
+        if is_source_change(change, options.selection):
             paths.update(dict.fromkeys(change.paths))
     return list(paths)
 
@@ -222,6 +256,8 @@ class Candidate:
     # (they parse `diff`, which is smaller to send).
     patch: Patch | None = field(default=None, compare=False, repr=False)
     problem: str | None = None  # why the scan could not make its diff: its error line
+    # The path selection the scan used: the characterize document records it.
+    selection: PathSelection = field(default=DEFAULT_SELECTION, compare=False, repr=False)
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -343,19 +379,47 @@ def _examine(
             continue
         diff = diffs.get(commit.hash, b"")
         try:
-            patch: Patch | None = parse_patch(diff)
+            patch: Patch | None = options.selection.apply(parse_patch(diff))
         except PatchError:  # characterizing it gives the same error, on its line
             patch = None
-        hunks = -1 if patch is None else len(profile_named(options.profile).counted_hunks(patch)[0])
+        hunks, code = _hunk_counts(patch, options)
         if patch is not None and (
             hunks < options.min_hunks
             or (options.max_hunks is not None and hunks > options.max_hunks)
+            or code < _min_code(options)
         ):
             stats.out_of_range += 1
             continue
         stats.candidates += 1
-        found.append(Candidate(commit, commit.parents[0], chosen, diff, hunks, patch))
+        found.append(
+            Candidate(
+                commit,
+                commit.parents[0],
+                chosen,
+                diff,
+                hunks,
+                patch,
+                selection=options.selection,
+            )
+        )
     return found
+
+
+def _min_code(options: MineOptions) -> int:
+    if options.min_code_hunks is not None:
+        return options.min_code_hunks
+    return min(2, options.min_hunks)
+
+
+def _hunk_counts(patch: Patch | None, options: MineOptions) -> tuple[int, int]:
+    """(hunks the profile counts, those of them that change code), from the diff alone;
+    with `ignore_comment_only` the first is the second. (-1, -1) without a patch."""
+    if patch is None:
+        return -1, -1
+    counted = profile_named(options.profile).counted_hunks(patch)[0]
+    cache = ParseCache()
+    code = sum(1 for hunk, file in counted if hunk_kind(hunk, file, None, cache) == "code")
+    return (code if options.selection.ignore_comment_only else len(counted)), code
 
 
 # --------------------------------------------------------------------------- characterizing
@@ -371,7 +435,9 @@ def characterize_candidate(
         if candidate.problem is not None:
             raise HunkmetricsError(candidate.problem)
         patch = candidate.diff if candidate.patch is None else candidate.patch
-        with open_workspace(patch, repo=repo, rev=candidate.parent) as workspace:
+        with open_workspace(
+            patch, repo=repo, rev=candidate.parent, selection=candidate.selection
+        ) as workspace:
             document = workspace.characterize(profile=profile).to_dict()
     except Exception as exc:
         record["error"] = error_line(exc)

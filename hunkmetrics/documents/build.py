@@ -8,15 +8,25 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from ..jsonshape import JSON
+from ..lang.hunk_kind import HUNK_KINDS, HunkKind
 from ..lang.languages import rules_for_path
 from ..lang.locate import LocatedHunk
+from ..lang.selection import DEFAULT_SELECTION, PathSelection
 from ..metrics.divergence import DivergenceResult
 from ..metrics.localization import LocalizationResult
 from ..metrics.proximity import ProximityResult
 from ..patch.model import Patch
 from ..sources.resolve import Sources
 from ..version import __version__
-from .shapes import CHARACTERIZE_LOCALIZATION, CONFIGS, DOCUMENTS, EXCLUDED_FILE, FILE, HUNK
+from .shapes import (
+    CHARACTERIZE_LOCALIZATION,
+    CONFIGS,
+    DOCUMENTS,
+    EXCLUDED_FILE,
+    FILE,
+    HUNK,
+    KIND_COUNTS,
+)
 
 TOOL = {"name": "hunkmetrics", "version": __version__}
 
@@ -33,7 +43,12 @@ class DocumentSource(Protocol):
     @property
     def warnings(self) -> list[str]: ...
 
+    @property
+    def selection(self) -> PathSelection: ...
+
     def located(self) -> list[LocatedHunk]: ...
+
+    def kinds(self) -> dict[int, HunkKind]: ...
 
 
 def config_block(**settings: Any) -> dict[str, Any]:
@@ -49,8 +64,9 @@ def source_block(workspace: DocumentSource) -> dict[str, str] | None:
     return {"description": workspace.sources.description, "side": workspace.sources.side}
 
 
-def hunk_record(item: LocatedHunk) -> dict[str, Any]:
-    """One hunk as in the `hunkmetrics/hunks/v1` document."""
+def hunk_record(item: LocatedHunk, kind: HunkKind | None = None) -> dict[str, Any]:
+    """One hunk as in the `hunkmetrics/hunks/v1` document (`kind`: code, comment or
+    whitespace, when known)."""
     hunk, loc = item.hunk, item.location
     return HUNK.build(
         {
@@ -74,8 +90,25 @@ def hunk_record(item: LocatedHunk) -> dict[str, Any]:
             "located_by": loc.located_by,
             "placed": loc.placed,
             "note": loc.note,
+            **({"kind": kind} if kind is not None else {}),
         }
     )
+
+
+def hunk_records(workspace: DocumentSource, indices: list[int] | None = None) -> list[JSON]:
+    """The records of the workspace's hunks (of `indices`, in that order), with kinds."""
+    kinds = workspace.kinds()
+    located = workspace.located()
+    if indices is not None:
+        by_index = {item.hunk.index: item for item in located}
+        located = [by_index[i] for i in indices]
+    return [hunk_record(item, kinds.get(item.hunk.index)) for item in located]
+
+
+def kind_counts(workspace: DocumentSource) -> dict[str, int]:
+    """How many hunks of each kind the patch has."""
+    values = list(workspace.kinds().values())
+    return KIND_COUNTS.build({kind: values.count(kind) for kind in HUNK_KINDS})
 
 
 def file_records(workspace: DocumentSource) -> list[dict[str, Any]]:
@@ -102,7 +135,12 @@ def _build(name: str, workspace: DocumentSource, body: dict[str, Any], **config:
     """A document: its head (schema, tool, config with the patch's hunking and
     direction) and `body`, in the shape's key order."""
     patch = workspace.patch
-    settings = config_block(**config, hunking=patch.hunking, reverse=patch.reversed)
+    settings = config_block(
+        **config,
+        hunking=patch.hunking,
+        reverse=patch.reversed,
+        selection=workspace.selection.config(),
+    )
     return DOCUMENTS[name].build(
         {
             "schema": f"hunkmetrics/{name}/v1",
@@ -115,18 +153,24 @@ def _build(name: str, workspace: DocumentSource, body: dict[str, Any], **config:
     )
 
 
+def excluded_files(patch: Patch) -> list[dict[str, Any]]:
+    """The files of `patch` that take no part in the metrics, each with its reason."""
+    return [
+        EXCLUDED_FILE.build({"file": f.path, "reason": f.excluded_reason})
+        for f in patch.files
+        if f.excluded_reason
+    ]
+
+
 def hunks_document(workspace: DocumentSource) -> JSON:
     """The `hunkmetrics/hunks/v1` JSON document."""
     return _build(
         "hunks",
         workspace,
         {
-            "excluded_files": [
-                EXCLUDED_FILE.build({"file": f.path, "reason": f.excluded_reason})
-                for f in workspace.patch.files
-                if f.excluded_reason
-            ],
-            "hunks": [hunk_record(item) for item in workspace.located()],
+            "excluded_files": excluded_files(workspace.patch),
+            "hunk_kinds": kind_counts(workspace),
+            "hunks": hunk_records(workspace),
             "warnings": workspace.warnings,
         },
     )
@@ -142,6 +186,8 @@ def divergence_document(
         workspace,
         {
             "hunk_count": result.hunk_count,
+            "excluded_files": excluded_files(workspace.patch),
+            "hunk_kinds": kind_counts(workspace),
             "divergence": result.to_dict(lazy_pairs=lazy_pairs),
             "warnings": workspace.warnings + list(result.warnings),
         },
@@ -153,14 +199,15 @@ def divergence_document(
 
 def proximity_document(workspace: DocumentSource, result: ProximityResult) -> JSON:
     """The `hunkmetrics/proximity/v1` JSON document."""
-    located = {item.hunk.index: item for item in workspace.located()}
     return _build(
         "proximity",
         workspace,
         {
             "hunk_count": len(result.hunk_indices),
+            "excluded_files": excluded_files(workspace.patch),
+            "hunk_kinds": kind_counts(workspace),
             "proximity": result.to_dict(),
-            "hunks": [hunk_record(located[i]) for i in result.hunk_indices],
+            "hunks": hunk_records(workspace, list(result.hunk_indices)),
             "warnings": workspace.warnings + list(result.warnings),
         },
         profile=result.profile,
@@ -181,6 +228,7 @@ def localization_document(
         hunking=reference.patch.hunking,
         reverse_reference=reference.patch.reversed,
         reverse_candidate=candidate.patch.reversed if candidate else False,
+        selection=reference.selection.config(),
     )
     return DOCUMENTS["localization"].build(
         {
@@ -210,8 +258,9 @@ def characterize_document(
     body: dict[str, Any] = {
         "profile": divergence.profile,
         "hunk_count": divergence.hunk_count,
+        "hunk_kinds": kind_counts(workspace),
         "files": file_records(workspace),
-        "hunks": [hunk_record(item) for item in workspace.located()],
+        "hunks": hunk_records(workspace),
         "divergence": divergence.to_dict(lazy_pairs=lazy_pairs),
         "proximity": proximity.to_dict(),
         "warnings": list(warnings),
@@ -239,6 +288,7 @@ def characterize_head(
     cutoff: int | None,
     hunking: str,
     reverse: bool,
+    selection: PathSelection = DEFAULT_SELECTION,
 ) -> JSON:
     """The leading keys of a characterize/v1 document (schema, tool, config, patch,
     profile) for a patch that could not be characterized: a dataset's error record.
@@ -249,6 +299,7 @@ def characterize_head(
         cutoff=cutoff,
         hunking=hunking,
         reverse=reverse,
+        selection=selection.config(),
     )
     return {
         "schema": "hunkmetrics/characterize/v1",

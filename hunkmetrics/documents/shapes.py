@@ -23,6 +23,7 @@ from ..jsonshape import (
     const,
     enum,
 )
+from ..lang.hunk_kind import HUNK_KINDS
 from ..metrics.birch_artifacts import ARTIFACT_NAMES
 from ..metrics.divergence import DIVERGENCE
 from ..metrics.localization import LOCALIZATION
@@ -62,8 +63,13 @@ HUNK = Obj(
         "located_by": enum("source", "diff"),
         "placed": BOOL,
         "note": Nullable(STR),
-    }
+        # code, or a hunk that changes only comments or whitespace (lang/hunk_kind.py)
+        "kind": enum(*HUNK_KINDS),
+    },
+    frozenset({"kind"}),
 )
+# How many hunks of each kind (optional: documents before it lack it).
+KIND_COUNTS = Obj({kind: COUNT for kind in HUNK_KINDS})
 FILE = Obj(
     {
         "file": STR,
@@ -78,8 +84,25 @@ EXCLUDED_FILE = Obj({"file": STR, "reason": STR})
 CHARACTERIZE_LOCALIZATION = LOCALIZATION.with_fields(first={"reference": STR})
 
 
+# The path selection a document was made with (lang/selection.py); optional: records
+# written before it existed lack it.
+SELECTION = Obj(
+    {
+        "all_files": BOOL,
+        "include": STRINGS,
+        "exclude": STRINGS,
+        "exclude_tests": BOOL,
+        "languages": Nullable(STRINGS),
+        "ignore_comment_only": BOOL,
+    },
+    frozenset({"ignore_comment_only"}),
+)
+
+
 def _config(**settings: Shape) -> Obj:
-    return Obj({**settings, "fingerprint": FINGERPRINT})
+    return Obj(
+        {**settings, "selection": SELECTION, "fingerprint": FINGERPRINT}, frozenset({"selection"})
+    )
 
 
 # The published study's artifacts, present only when reproduced (birch_artifacts.py).
@@ -131,9 +154,11 @@ DOCUMENTS: dict[str, Obj] = {
             "patch": STR,
             "source": SOURCE,
             "excluded_files": Array(EXCLUDED_FILE),
+            "hunk_kinds": KIND_COUNTS,
             "hunks": Array(HUNK),
             "warnings": WARNINGS,
         },
+        optional=frozenset({"hunk_kinds"}),
     ),
     "divergence": _document(
         "divergence",
@@ -141,9 +166,12 @@ DOCUMENTS: dict[str, Obj] = {
             "patch": STR,
             "source": SOURCE,
             "hunk_count": COUNT,
+            "excluded_files": Array(EXCLUDED_FILE),
+            "hunk_kinds": KIND_COUNTS,
             "divergence": DIVERGENCE,
             "warnings": WARNINGS,
         },
+        optional=frozenset({"excluded_files", "hunk_kinds"}),
     ),
     "proximity": _document(
         "proximity",
@@ -151,10 +179,13 @@ DOCUMENTS: dict[str, Obj] = {
             "patch": STR,
             "source": SOURCE,
             "hunk_count": COUNT,
+            "excluded_files": Array(EXCLUDED_FILE),
+            "hunk_kinds": KIND_COUNTS,
             "proximity": PROXIMITY,
             "hunks": Array(HUNK),
             "warnings": WARNINGS,
         },
+        optional=frozenset({"excluded_files", "hunk_kinds"}),
     ),
     "localization": _document(
         "localization",
@@ -173,6 +204,7 @@ DOCUMENTS: dict[str, Obj] = {
             "profile": PROFILE,
             "source": SOURCE,
             "hunk_count": COUNT,
+            "hunk_kinds": KIND_COUNTS,
             "files": Array(FILE),
             "hunks": Array(HUNK),
             "divergence": DIVERGENCE,
@@ -180,7 +212,7 @@ DOCUMENTS: dict[str, Obj] = {
             "warnings": WARNINGS,
             "localization": CHARACTERIZE_LOCALIZATION,
         },
-        optional=frozenset({"localization"}),
+        optional=frozenset({"localization", "hunk_kinds"}),
     ),
 }
 # A line of a dataset results file (`batch`, `mine`): the characterize document with the

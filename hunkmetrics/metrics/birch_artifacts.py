@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ArgumentError
+
 _HASHMAP_CAPACITY = 16
 _LOAD_FACTOR = 0.75
 
@@ -120,7 +122,7 @@ class PublishedArtifacts:
         """The artifacts called `names` (ARTIFACT_NAMES), with an optional file order."""
         unknown = sorted(set(names) - set(ARTIFACT_NAMES))
         if unknown:
-            raise ValueError(f"unknown published artifact(s) {', '.join(unknown)}")
+            raise ArgumentError(f"unknown published artifact(s) {', '.join(unknown)}")
         return cls(
             key_order=KEY_ORDER in names,
             file_order=tuple(file_order) if file_order is not None else None,

@@ -9,6 +9,7 @@ from typing import Any, overload
 
 import numpy as np
 
+from ..errors import ArgumentError
 from ..jsonshape import COUNT, COUNTS, UNIT, Array, Nullable, Obj, enum
 from ..lang.index import ParseCache
 from ..patch.model import FileDiff, Hunk, Patch
@@ -77,6 +78,21 @@ class DivergenceResult:
     @property
     def hunk_count(self) -> int:
         return len(self.hunk_indices)
+
+    _ARRAYS = ("pair_i", "pair_j", "lexical", "structural", "file", "gamma", "pair_value")
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when every field is: the arrays element by element (NaN equals NaN)."""
+        if not isinstance(other, DivergenceResult):
+            return NotImplemented
+        for name in self.__dataclass_fields__:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if name in self._ARRAYS:
+                if not np.array_equal(mine, theirs, equal_nan=mine.dtype.kind == "f"):
+                    return False
+            elif mine != theirs:
+                return False
+        return True
 
     @property
     def means(self) -> dict[str, float | None]:
@@ -201,10 +217,10 @@ def compute_divergence(
     prof = get_profile(profile)
     weight = prof.distributed_weight if distributed_weight is None else distributed_weight
     if weight < 0:
-        raise ValueError("the distributed weight must be ≥ 0")
+        raise ArgumentError("the distributed weight must be ≥ 0")
     artifacts = artifacts or PublishedArtifacts()
     if artifacts and not prof.reproduces_published_artifacts:
-        raise ValueError(f"the published artifacts are the birch study's, not {prof.name}'s")
+        raise ArgumentError(f"the published artifacts are the birch study's, not {prof.name}'s")
     hunks, dropped = prof.counted_hunks(patch)
     inputs = PairInputs(patch, hunks, sources, cache if cache is not None else ParseCache())
     if dropped:

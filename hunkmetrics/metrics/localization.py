@@ -4,22 +4,14 @@ patch did — files, hunks, methods?"""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from typing import Any
 
-from ..jsonshape import BOOL, COUNT, SHARE, STR, STRINGS, Nullable, Obj
-from ..lang.languages import rules_for_path
+from ..jsonshape import BOOL, COUNT, COUNTS, SHARE, STR, STRINGS, Array, Nullable, Obj
 from ..lang.locate import LocatedHunk
+from ..lang.selection import GENERIC_TEST_PATTERNS, is_test_file
 from ..patch.model import FileDiff, Hunk, Patch
 
-GENERIC_TEST_PATTERNS = ("*/test/*", "*/tests/*", "test/*", "tests/*")
-
-
-def is_test_file(path: str) -> bool:
-    """A test file by its language's patterns (lang/rules/*.toml, key `tests`)."""
-    rules = rules_for_path(path)
-    patterns = rules.tests if rules is not None else GENERIC_TEST_PATTERNS
-    return any(fnmatchcase(path, pattern) for pattern in patterns)
+__all__ = ["GENERIC_TEST_PATTERNS", "LocalizationResult", "compare", "file_key", "is_test_file"]
 
 
 def file_key(file_diff: FileDiff) -> str:
@@ -32,6 +24,18 @@ def _changed(hunk: Hunk) -> set[int]:
     """The spec's changed lines (pre-image): removed lines, or the insertion point."""
     return set(hunk.changed_lines or (hunk.old_start,))
 
+
+REFERENCE_HUNK = Obj(
+    {
+        "index": COUNT,
+        "file": STR,
+        "reached": BOOL,
+        "methods": STRINGS,
+        "methods_reached": STRINGS,
+    }
+)
+"""One reference hunk: whether a candidate hunk changed one of its lines, and which of
+its methods the candidate touched (empty without sources)."""
 
 LOCALIZATION = Obj(
     {
@@ -49,7 +53,23 @@ LOCALIZATION = Obj(
         "methods_found": STRINGS,
         "exclude_tests": BOOL,
         "candidate_error": Nullable(STR),
-    }
+        "methods_missed": STRINGS,
+        "hunks": Array(REFERENCE_HUNK),
+        "candidate_hunks": COUNT,
+        "candidate_hunks_on_reference": COUNT,
+        "hunk_precision": Nullable(SHARE),
+        "candidate_hunks_off_reference": COUNTS,
+    },
+    frozenset(
+        {
+            "methods_missed",
+            "hunks",
+            "candidate_hunks",
+            "candidate_hunks_on_reference",
+            "hunk_precision",
+            "candidate_hunks_off_reference",
+        }
+    ),
 )
 """The `localization` object of the localization/v1 document."""
 
@@ -68,6 +88,23 @@ class LocalizationResult:
     method_recall_reason: str | None
     exclude_tests: bool
     candidate_error: str | None = None
+    # Per reference hunk: (index, file key, reached, methods, methods reached).
+    hunks: tuple[tuple[int, str, bool, tuple[str, ...], tuple[str, ...]], ...] = ()
+    candidate_hunks: int = 0
+    # The candidate's hunks that change no line of any reference hunk (by index).
+    candidate_hunks_off_reference: tuple[int, ...] = ()
+
+    @property
+    def methods_missed(self) -> tuple[str, ...]:
+        return tuple(m for m in self.reference_methods if m not in self.methods_found)
+
+    @property
+    def hunk_precision(self) -> float | None:
+        """Share of the candidate's hunks that change a line of a reference hunk."""
+        if not self.candidate_hunks:
+            return None
+        on = self.candidate_hunks - len(self.candidate_hunks_off_reference)
+        return on / self.candidate_hunks
 
     @property
     def hunk_recall(self) -> float | None:
@@ -97,6 +134,24 @@ class LocalizationResult:
                 "methods_found": list(self.methods_found),
                 "exclude_tests": self.exclude_tests,
                 "candidate_error": self.candidate_error,
+                "methods_missed": list(self.methods_missed),
+                "hunks": [
+                    REFERENCE_HUNK.build(
+                        {
+                            "index": index,
+                            "file": key,
+                            "reached": reached,
+                            "methods": list(methods),
+                            "methods_reached": list(found),
+                        }
+                    )
+                    for index, key, reached, methods, found in self.hunks
+                ],
+                "candidate_hunks": self.candidate_hunks,
+                "candidate_hunks_on_reference": self.candidate_hunks
+                - len(self.candidate_hunks_off_reference),
+                "hunk_precision": self.hunk_precision,
+                "candidate_hunks_off_reference": list(self.candidate_hunks_off_reference),
             }
         )
 
@@ -130,9 +185,27 @@ def compare(
         for h in f.hunks:
             lines |= _changed(h)
     ref_hunks = [(file_key(f), h) for f in ref_files for h in f.hunks]
-    found = sum(1 for key, hunk in ref_hunks if _changed(hunk) & cand_lines.get(key, set()))
+    reached = [bool(_changed(hunk) & cand_lines.get(key, set())) for key, hunk in ref_hunks]
+    found = sum(reached)
+    ref_lines: dict[str, set[int]] = {}
+    for key, hunk in ref_hunks:
+        ref_lines.setdefault(key, set()).update(_changed(hunk))
+    cand_hunks = [(file_key(f), h) for f in cand_files for h in f.hunks]
+    off = tuple(h.index for key, h in cand_hunks if not _changed(h) & ref_lines.get(key, set()))
     reason, ref_methods, methods_found = _methods(
         ref_files, cand_files, reference_located, candidate_located, candidate
+    )
+    per_hunk = _hunk_methods(reference_located if reason is None else None, ref_files)
+    found_set = set(methods_found)
+    hunks = tuple(
+        (
+            hunk.index,
+            key,
+            hit,
+            per_hunk.get(hunk.index, ()),
+            tuple(m for m in per_hunk.get(hunk.index, ()) if m in found_set),
+        )
+        for (key, hunk), hit in zip(ref_hunks, reached, strict=True)
     )
     return LocalizationResult(
         file_superset=superset,
@@ -147,7 +220,24 @@ def compare(
         method_recall_reason=reason,
         exclude_tests=exclude_tests,
         candidate_error=candidate_error,
+        hunks=hunks,
+        candidate_hunks=len(cand_hunks),
+        candidate_hunks_off_reference=off,
     )
+
+
+def _hunk_methods(
+    located: list[LocatedHunk] | None, ref_files: list[FileDiff]
+) -> dict[int, tuple[str, ...]]:
+    """Each reference hunk's methods as `file::method` (none without sources)."""
+    if located is None:
+        return {}
+    keep = {file_key(f) for f in ref_files}
+    return {
+        item.hunk.index: tuple(f"{file_key(item.file)}::{m}" for m in item.location.methods)
+        for item in located
+        if file_key(item.file) in keep
+    }
 
 
 def _methods(

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
+from ..errors import ArgumentError
 from ..jsonshape import COUNT, COUNTS, STR, Nullable, Obj, enum
 from ..lang.locate import LocatedHunk
 from .profiles import DEFAULT_PROFILE, PROFILE_NAMES, PROXIMITY_CLASSES, Profile
@@ -97,6 +98,8 @@ def classify(
 ) -> ProximityResult:
     """Classify located hunks (see docs/metrics.md, "Spatial proximity") with the
     profile's package rule and, unless `cutoff` is given, its Sprawl cutoff."""
+    if cutoff is not None and cutoff < 0:
+        raise ArgumentError(f"the Sprawl cutoff must be ≥ 0, not {cutoff}")
     prof = get_profile(profile)
     paths = [item.file.path for item in located]
     packages = [prof.package_of(p) for p in paths]

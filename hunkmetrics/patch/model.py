@@ -146,6 +146,9 @@ class FileDiff:
     # lone `@@ -0,0 …` hunk is read as a new file but may be an empty one that exists
     # (git decides by whether it does). True when the status was read that way.
     status_guessed: bool = False
+    # Why the path selection (lang/selection.py) left this file out; its hunks are
+    # dropped then.
+    selection_reason: str | None = None
 
     @property
     def path(self) -> str:
@@ -170,6 +173,8 @@ class FileDiff:
     @property
     def excluded_reason(self) -> str | None:
         """Why this file takes no part in the metrics, or None."""
+        if self.selection_reason is not None:
+            return self.selection_reason
         if self.is_binary:
             return "binary"
         special = self.special_kind

@@ -30,6 +30,7 @@ ERRORS = "surrogateescape"  # keeps bytes that are not UTF-8, round-trips them e
 MAX_LINE = 10_000_000  # larger line numbers or counts in an @@ header are refused
 
 # ASCII digits only: `\d` would accept Arabic-Indic or fullwidth digits.
+_MBOX_FROM_RE = re.compile(r"From [0-9a-f]{40} ")  # git format-patch mail separator
 _HUNK_RE = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@ ?(.*)")
 _INDEX_RE = re.compile(r"^index ([0-9a-fA-F]+)\.\.([0-9a-fA-F]+)(?: ([0-7]+))?", re.M)
 _MODE_RE = {
@@ -227,6 +228,14 @@ class _Reader:
     def sections(self) -> list[_Section]:
         out: list[_Section] = []
         lines = self.lines
+        mails = [i for i, line in enumerate(lines) if _MBOX_FROM_RE.match(line)]
+        if len(mails) > 1:
+            raise self.fail(
+                mails[1],
+                f"an mbox of {len(mails)} commits (git format-patch): one patch is one "
+                "commit; give them one at a time, or make one diff with "
+                "`git diff <first commit>^ <last commit>`",
+            )
         while self.at < len(lines):
             line = lines[self.at]
             if line.startswith("diff --git "):
@@ -234,7 +243,7 @@ class _Reader:
             elif line.startswith(("diff --cc ", "diff --combined ")) or line.startswith("@@@ "):
                 raise self.fail(
                     self.at,
-                    "a combined diff (of a merge) is not supported; diff against one parent",
+                    "combined diff (of a merge): make one with `git diff <parent> <commit>`",
                 )
             elif line.startswith("--- ") and self._next_is("+++ "):
                 section = _Section(None, None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from ...errors import ArgumentError
 from .base import DISTRIBUTED_WEIGHT, PROXIMITY_CLASSES, Component, PairInputs, Profile
 from .birch import BIRCH
 from .default import DEFAULT
@@ -21,7 +22,9 @@ def profile(name: str | Profile) -> Profile:
     try:
         return PROFILES[name]
     except KeyError:
-        raise ValueError(f"unknown profile {name!r} (use {' or '.join(PROFILE_NAMES)})") from None
+        raise ArgumentError(
+            f"unknown profile {name!r} (use {' or '.join(PROFILE_NAMES)})"
+        ) from None
 
 
 __all__ = [
