@@ -34,6 +34,7 @@ from hunkmetrics.documents.build import TOOL
 from hunkmetrics.documents.shapes import ATTEMPT_OK
 from hunkmetrics.errors import HunkmetricsError
 from hunkmetrics.lang.locate import LocatedHunk
+from hunkmetrics.lang.selection import PathSelection, path_selection
 from hunkmetrics.metrics.localization import LocalizationResult, file_key
 from hunkmetrics.patch.model import LineKind
 from hunkmetrics.workspace import Workspace, open_candidate, open_workspace
@@ -48,7 +49,7 @@ class Settings:
     profile: str = "semantic"
     dedupe_usage: bool = True
     reverse: bool = False
-    exclude_tests: bool = False
+    exclude_tests: bool = True  # the same default as every other command
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,18 +176,23 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
     if reference is None:
         warnings.append(f"no developer patch for bug {run.bug}: localization not measured")
     else:
-        with _open_reference(reference) as dev:
+        selection = path_selection(exclude_tests=settings.exclude_tests)
+        with _open_reference(reference, selection) as dev:
             sites = hunk_sites(dev.located())
             warnings.extend(dev.warnings)
             candidate: Workspace | None = None
             if data is not None and data.strip():
                 try:
                     candidate, patch_error = open_candidate(
-                        data, repo=reference.repo, rev=reference.rev, cache=dev.cache
+                        data,
+                        repo=reference.repo,
+                        rev=reference.rev,
+                        cache=dev.cache,
+                        selection=selection,
                     )
                 except HunkmetricsError as exc:  # e.g. it does not match the sources
                     warnings.append(f"agent patch read without sources: {exc}")
-                    candidate, patch_error = open_candidate(data)
+                    candidate, patch_error = open_candidate(data, selection=selection)
             try:
                 localization = dev.localization(
                     candidate,
@@ -290,10 +296,14 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
     return ATTEMPT_OK.build(record)
 
 
-def _open_reference(reference: Reference) -> Workspace:
+def _open_reference(reference: Reference, selection: PathSelection) -> Workspace:
     try:
         return open_workspace(
-            reference.patch, repo=reference.repo, rev=reference.rev, reverse=reference.reverse
+            reference.patch,
+            repo=reference.repo,
+            rev=reference.rev,
+            reverse=reference.reverse,
+            selection=selection,
         )
     except HunkmetricsError as exc:
         raise HunkmetricsError(f"developer patch {reference.patch}: {exc}") from exc

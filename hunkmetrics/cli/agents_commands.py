@@ -189,7 +189,7 @@ def evaluate(
     repo: RepoOpt = None,
     rev: RevOpt = None,
     reverse: ReverseOpt = False,
-    exclude_tests: ExcludeTestsOpt = False,
+    exclude_tests: ExcludeTestsOpt = True,
     out: Annotated[
         Path | None,
         typer.Option(

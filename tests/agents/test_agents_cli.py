@@ -280,8 +280,8 @@ def test_a_harness_runtime_column_replaces_the_trajectory_runtime(tmp_path: Path
 
 
 def test_exclude_tests_leaves_test_files_out(tmp_path: Path) -> None:
-    # The agent's patch adds a test file besides fixing Foo.java; with --exclude-tests it is
-    # not an extra file.
+    # The agent's patch adds a test file besides fixing Foo.java; with --include-tests it
+    # is an extra file, by default (--exclude-tests, as in every command) it is not.
     run = tmp_path / "runs" / "claude" / "Chart-1"
     run.mkdir(parents=True)
     shutil.copy(FIXTURES / "claude" / "session.jsonl", run / "trajectory.jsonl")
@@ -293,10 +293,11 @@ def test_exclude_tests_leaves_test_files_out(tmp_path: Path) -> None:
     )
     (run / "patch.diff").write_text(fix + added)
     ref = ["--reference", str(EVAL / "dev")]
-    plain = json.loads(_invoke("agents", "evaluate", str(tmp_path / "runs"), *ref).stdout)
+    runs = str(tmp_path / "runs")
+    plain = json.loads(_invoke("agents", "evaluate", runs, *ref, "--include-tests").stdout)
     assert plain["localization"]["extra_files"] == ["tests/org/jfree/chart/FooTest.java"]
     assert plain["config"]["exclude_tests"] is False
-    out = _invoke("agents", "evaluate", str(tmp_path / "runs"), *ref, "--exclude-tests").stdout
+    out = _invoke("agents", "evaluate", runs, *ref).stdout
     excluded = json.loads(out)
     assert excluded["localization"]["extra_files"] == []
     assert excluded["config"]["exclude_tests"] is True
