@@ -27,15 +27,25 @@ _DIGITS = frozenset(b"0123456789")
 _CALL_WORDS = ("call", "invocation", "creation")
 
 
-def use_kind(node: ts.Node, offset: int, kinds: frozenset[str]) -> str | None:
-    """ "call" or "use" when `node` (the smallest node covering a word found at
-    `offset`) is a use of that word; None for a declaration, comment, string…"""
+def use_kind(
+    node: ts.Node, offset: int, kinds: frozenset[str], calls: dict[str, bool] | None = None
+) -> str | None:
+    """Whether `node` (the smallest node covering a word found at `offset`) is a use of
+    that word: "call" or "use"; None for a declaration, comment, string…
+    `calls` remembers, by node type, which parents can be calls."""
     if not node.type.endswith("identifier") or node.start_byte != offset:
         return None
     parent = node.parent
-    if is_declaration(parent, node, kinds):
+    if parent is None:
+        return "use"
+    kind = parent.type
+    if kind in kinds and is_declaration(parent, node, kinds):
         return None
-    return "call" if parent is not None and is_call(parent, node) else "use"
+    calls = calls if calls is not None else {}
+    callish = calls.get(kind)
+    if callish is None:
+        callish = calls[kind] = any(w in kind for w in _CALL_WORDS)
+    return "call" if callish and is_call(parent, node) else "use"
 
 
 def is_call(parent: ts.Node, node: ts.Node) -> bool:
@@ -76,7 +86,7 @@ def _identifier_query(grammar: str) -> ts.Query:
 def word_table(data: bytes, tree: ts.Tree, language: Language) -> bytes:
     """The file's table: one line `word count use…` per word, a use being its row
     (0-based) as a delta from the previous use, with `c` after it for a call."""
-    counts = Counter(w for w in _RUN.findall(data) if w[0] not in _DIGITS)
+    counts = Counter(_RUN.findall(data))
     if not counts:
         return b""
     kinds = language.types | language.callables
@@ -84,23 +94,23 @@ def word_table(data: bytes, tree: ts.Tree, language: Language) -> bytes:
     captures = ts.QueryCursor(_identifier_query(language.grammar)).captures(root)
     starts = sorted({n.start_byte for nodes in captures.values() for n in nodes})
     uses: dict[bytes, list[tuple[int, bool]]] = {}
-    size = len(data)
+    calls: dict[str, bool] = {}
     for offset in starts:
-        if offset >= size or data[offset] not in _RUN_BYTES or data[offset] in _DIGITS:
-            continue
         if offset > 0 and data[offset - 1] in _RUN_BYTES:
             continue  # not where a word starts
-        end = offset + 1
-        while end < size and data[end] in _RUN_BYTES:
-            end += 1
-        node = root.descendant_for_byte_range(offset, end)
+        run = _RUN.match(data, offset)
+        if run is None or data[offset] in _DIGITS:
+            continue
+        node = root.descendant_for_byte_range(offset, run.end())
         if node is None:
             continue
-        kind = use_kind(node, offset, kinds)
+        kind = use_kind(node, offset, kinds, calls)
         if kind is not None:
-            uses.setdefault(data[offset:end], []).append((node.start_point.row, kind == "call"))
+            uses.setdefault(run.group(), []).append((node.start_point.row, kind == "call"))
     lines = []
     for word, count in counts.items():
+        if word[0] in _DIGITS:
+            continue
         parts = [word, str(count).encode()]
         last = 0
         for row, call in uses.get(word, ()):
