@@ -33,6 +33,12 @@ DEFAULT_REPO = "/work/.mirror/google+closure-compiler/repo"
 
 _START = """
 import json, sys, time
+def memory(cache):
+    import pathlib, re
+    status = pathlib.Path("/proc/self/status").read_text()
+    rss = int(re.search(r"VmRSS:\\s*(\\d+)", status).group(1)) / 1024
+    size = sum(f.stat().st_size for f in pathlib.Path(cache).glob("*"))
+    return {"rss_mib": round(rss, 1), "cache_mib": round(size / 2**20, 1)}
 t0 = time.perf_counter()
 from hunkmetrics.maple import open_index
 index = open_index(sys.argv[1], sys.argv[2], cache_dir=sys.argv[3], jobs=2)
@@ -42,7 +48,7 @@ languages = Counter(r.index.language for r in index.files.values())
 print(json.dumps({"seconds": elapsed, "files": len(index.files), "parsed": index.parsed,
                   "languages": dict(sorted(languages.items())),
                   "scopes": sum(len(r.index.scopes) for r in index.files.values()),
-                  "warnings": len(index.warnings)}))
+                  "warnings": len(index.warnings), **memory(sys.argv[3])}))
 """
 
 
@@ -59,6 +65,12 @@ def start(repo: str, rev: str, cache: Path) -> dict[str, Any]:
 
 _START_TREE = """
 import json, sys, time
+def memory(cache):
+    import pathlib, re
+    status = pathlib.Path("/proc/self/status").read_text()
+    rss = int(re.search(r"VmRSS:\\s*(\\d+)", status).group(1)) / 1024
+    size = sum(f.stat().st_size for f in pathlib.Path(cache).glob("*"))
+    return {"rss_mib": round(rss, 1), "cache_mib": round(size / 2**20, 1)}
 t0 = time.perf_counter()
 from hunkmetrics.maple import open_index
 index = open_index(sys.argv[1], cache_dir=sys.argv[2], jobs=2)
@@ -67,7 +79,8 @@ from collections import Counter
 languages = Counter(r.index.language for r in index.files.values())
 print(json.dumps({"seconds": elapsed, "files": len(index.files), "parsed": index.parsed,
                   "languages": dict(sorted(languages.items())),
-                  "lines": sum(r.index.line_count - 1 for r in index.files.values())}))
+                  "lines": sum(r.index.line_count - 1 for r in index.files.values()),
+                  **memory(sys.argv[2])}))
 """
 
 
@@ -137,6 +150,9 @@ def corpus(mirrors: Path, work: Path) -> dict[str, Any]:
         "cold_files_parsed": cold["parsed"],
         "warm_seconds": round(warm["seconds"], 2),
         "warm_files_parsed": warm["parsed"],
+        "cache_mib": warm["cache_mib"],
+        "cold_rss_mib": cold["rss_mib"],
+        "warm_rss_mib": warm["rss_mib"],
         "rescan_ms_p50": round(statistics.median(rescans), 1),
         "rescan_ms_max": round(max(rescans), 1),
         "note": "working tree; each start in a fresh interpreter, imports included; a rescan "
@@ -282,7 +298,11 @@ def main() -> None:
             "cold_seconds_per_10000_files": round(cold["seconds"] / cold["files"] * 10000, 1),
             "warm_seconds": round(warm["seconds"], 2),
             "warm_files_parsed": warm["parsed"],
-            "note": "each in a fresh interpreter, imports included; 2 parsing processes",
+            "cache_mib": warm["cache_mib"],
+            "cold_rss_mib": cold["rss_mib"],
+            "warm_rss_mib": warm["rss_mib"],
+            "note": "each in a fresh interpreter, imports included; 2 parsing processes; "
+            "RSS: of the indexing process once built (not its parsing workers)",
         },
         "corpus": big,
         "latency": latency,

@@ -1,5 +1,5 @@
-"""The index's on-disk cache: each file's lang index by path, blob and package, and the
-stat each working-tree file had, so a restart parses only what changed."""
+"""The index's on-disk cache: each file's lang index and word table by path, blob and
+package, and the stat each working-tree file had, so a restart parses only what changed."""
 
 from __future__ import annotations
 
@@ -15,14 +15,14 @@ from pathlib import Path
 
 from ..lang import FileIndex, Scope
 from ..version import __version__
-from .records import FileRecord, StatKey
+from .records import FileRecord, Parsed, StatKey
 
 __all__ = ["IndexCache", "default_cache_dir"]
 
 _SCOPE_FIELDS = tuple(f.name for f in dataclasses.fields(Scope))
 _INDEX_FIELDS = tuple(f.name for f in dataclasses.fields(FileIndex))
 # A cache written for other fields (another hunkmetrics) is rebuilt, not misread.
-_FORMAT = f"maple-index-2/{__version__}/{','.join(_SCOPE_FIELDS + _INDEX_FIELDS)}"
+_FORMAT = f"maple-index-3/{__version__}/{','.join(_SCOPE_FIELDS + _INDEX_FIELDS)}"
 log = logging.getLogger("hunkmetrics.maple")
 
 
@@ -49,13 +49,13 @@ class IndexCache:
 
         def __init__(
             self,
-            indexes: dict[tuple[str, str, str | None], FileIndex],
+            indexes: dict[tuple[str, str, str | None], Parsed],
             stats: dict[str, tuple[StatKey, str]],
         ) -> None:
             self.indexes = indexes
             self.stats = stats
 
-        def get(self, path: str, blob: str, package: str | None) -> FileIndex | None:
+        def get(self, path: str, blob: str, package: str | None) -> Parsed | None:
             return self.indexes.get((path, blob, package))
 
         def holds(self, records: Iterable[FileRecord]) -> bool:
@@ -95,10 +95,10 @@ class IndexCache:
         return IndexCache.Entries(data["indexes"], data["stats"])
 
     def save(self, records: Iterable[FileRecord]) -> None:
-        indexes: dict[tuple[str, str, str | None], FileIndex] = {}
+        indexes: dict[tuple[str, str, str | None], Parsed] = {}
         stats: dict[str, tuple[StatKey, str]] = {}
         for record in records:
-            indexes[(record.path, record.blob, record.package)] = record.index
+            indexes[(record.path, record.blob, record.package)] = (record.index, record.words)
             if record.stat is not None:
                 stats[record.path] = (record.stat, record.blob)
         payload = {"format": _FORMAT, "indexes": indexes, "stats": stats}

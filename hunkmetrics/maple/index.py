@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import SourceError
-from ..lang import FileIndex, Scope, build_index, default_languages
+from ..lang import Scope, build_index, default_languages
 from ..sources import blob_hash, git
 from .cache import IndexCache, default_cache_dir
+from .occurrences import word_table
 from .paths import PathSet, contained
-from .records import FileRecord, StatKey
+from .records import FileRecord, Parsed, StatKey
 
 __all__ = [
     "SKIP_DIRS",
@@ -117,14 +118,16 @@ def _start_method() -> str:
     return "spawn"
 
 
-def _index_one(item: tuple[str, bytes, str | None]) -> FileIndex:
+def _index_one(item: tuple[str, bytes, str | None]) -> Parsed:
     path, data, package = item
     language = default_languages().for_path(path)
     assert language is not None
-    return build_index(data, language, path, package=package)
+    tree = language.parser().parse(data)
+    index = build_index(data, language, path, package=package, tree=tree)
+    return index, word_table(data, tree, language)
 
 
-def _index_batch(batch: list[tuple[str, bytes, str | None]]) -> list[FileIndex]:
+def _index_batch(batch: list[tuple[str, bytes, str | None]]) -> list[Parsed]:
     return [_index_one(item) for item in batch]
 
 
@@ -339,9 +342,9 @@ class RepoIndex:
             package = self._package(path)
             found = cached.get(path, blob, package) if cached is not None else None
             if current is not None and current.blob == blob and current.package == package:
-                found = current.index
+                found = current.index, current.words
             if found is not None:
-                self._put(FileRecord(path, blob, stat, found, package))
+                self._put(FileRecord(path, blob, stat, found[0], package, found[1]))
                 continue
             if data is None:
                 data = self._tree.read(path, blob)
@@ -351,12 +354,12 @@ class RepoIndex:
             seen[path] = (stat, blob, package)
             todo.append((path, data, package))
             changed.append(path)
-        for (path, _, _), index in zip(todo, self._parse(todo), strict=True):
+        for (path, _, _), (index, words) in zip(todo, self._parse(todo), strict=True):
             stat, blob, package = seen[path]
-            self._put(FileRecord(path, blob, stat, index, package))
+            self._put(FileRecord(path, blob, stat, index, package, words))
         return changed
 
-    def _parse(self, todo: list[tuple[str, bytes, str | None]]) -> Iterator[FileIndex]:
+    def _parse(self, todo: list[tuple[str, bytes, str | None]]) -> Iterator[Parsed]:
         self.parsed += len(todo)
         if self.jobs == 1 or len(todo) < _PARALLEL_MIN:
             yield from (_index_one(item) for item in todo)
@@ -497,12 +500,17 @@ class RepoIndex:
             self._lines[path] = (blob, lines)
             return lines
 
-    def all_texts(self, only: set[str] | None = None) -> Iterator[tuple[str, bytes]]:
-        """Every indexed file's bytes (or those of `only`), by path order."""
+    def ordered_paths(self) -> list[str]:
+        """Every indexed path, sorted (hold `lock` while using it)."""
         with self._lock:
             if self._order is None:
                 self._order = sorted(self.files)
-            paths = self._order if only is None else sorted(only & self.files.keys())
+            return self._order
+
+    def all_texts(self, only: set[str] | None = None) -> Iterator[tuple[str, bytes]]:
+        """Every indexed file's bytes (or those of `only`), by path order."""
+        with self._lock:
+            paths = self.ordered_paths() if only is None else sorted(only & self.files.keys())
             for path in paths:
                 yield path, self.data(path)
 

@@ -1,5 +1,7 @@
 """Uses of an identifier, from tree-sitter trees: each text occurrence is kept when the
-tree holds an identifier node exactly there (not a comment, a string or a declaration)."""
+tree holds an identifier node exactly there (not a comment, a string or a declaration).
+Words are looked up in the tables the index records (`occurrences`); other names are
+searched by parsing at query time."""
 
 from __future__ import annotations
 
@@ -12,10 +14,9 @@ import tree_sitter as ts
 
 from ..lang import Language, default_languages
 from .index import RepoIndex
+from .occurrences import WORD, lookup, use_kind
 
-__all__ = ["Reference", "References", "TreeCache", "find_references"]
-
-_CALL_WORDS = ("call", "invocation", "creation")
+__all__ = ["Reference", "References", "TreeCache", "find_references", "parse_references"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +64,42 @@ class TreeCache:
 def find_references(
     index: RepoIndex, name: str, enough: int | None = None, trees: TreeCache | None = None
 ) -> References:
-    """Uses of `name` in the indexed files, by path and line. With `enough`, parsing
-    stops once that many are found; what was left is counted, not verified."""
+    """Uses of `name` in the indexed files, by path and line. With `enough`, files are
+    only counted, not checked, once that many uses are found.
+
+    A word (`occurrences.WORD`) is looked up in the tables the index recorded; any other
+    name is searched by parsing (`parse_references`), with the same answer."""
+    if not WORD.fullmatch(name):
+        return parse_references(index, name, enough, trees)
+    out: list[Reference] = []
+    searched = files_left = occurrences_left = 0
+    with index.lock:
+        for path in index.ordered_paths():
+            hit = lookup(index.files[path].words, name)
+            if hit is None:
+                continue
+            count, uses = hit
+            if enough is not None and len(out) >= enough:
+                files_left += 1
+                occurrences_left += count
+                continue
+            searched += 1
+            if uses:
+                lines = index.data(path).split(b"\n")
+                out.extend(
+                    Reference(path, line, kind, _line_text(lines, line - 1)) for line, kind in uses
+                )
+    return References(out, searched, files_left, occurrences_left)
+
+
+def _line_text(lines: list[bytes], row: int) -> str:
+    return lines[row].decode("utf-8", "replace") if row < len(lines) else ""
+
+
+def parse_references(
+    index: RepoIndex, name: str, enough: int | None = None, trees: TreeCache | None = None
+) -> References:
+    """`find_references` by parsing, at query time, the files that hold `name`."""
     trees = trees if trees is not None else TreeCache()
     word = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
     out: list[Reference] = []
@@ -95,33 +130,10 @@ def _uses(
     lines = data.split(b"\n")
     for offset in offsets:
         node = tree.root_node.descendant_for_byte_range(offset, offset + len(name))
-        if node is None or not node.type.endswith("identifier"):
+        if node is None:
             continue
-        parent = node.parent
-        if node.start_byte != offset or _is_declaration(parent, node, kinds):
-            continue
-        kind = "call" if parent is not None and _is_call(parent, node) else "use"
-        row = node.start_point.row
-        text = lines[row].decode("utf-8", "replace") if row < len(lines) else ""
-        yield Reference(path, row + 1, kind, text)
-
-
-def _is_call(parent: ts.Node, node: ts.Node) -> bool:
-    if not any(w in parent.type for w in _CALL_WORDS):
-        return False
-    # In `a.b(c)` the call is b's, not a's: the callee is the name/function field.
-    callee = parent.child_by_field_name("name") or parent.child_by_field_name("function")
-    callee = callee or parent.child_by_field_name("type")
-    if callee is None:
-        return True
-    return callee.id == node.id or (
-        callee.start_byte <= node.start_byte and node.end_byte == callee.end_byte
-    )
-
-
-def _is_declaration(parent: ts.Node | None, node: ts.Node, kinds: frozenset[str]) -> bool:
-    """Whether `node` is the name of the type or callable declared by `parent`."""
-    if parent is None or parent.type not in kinds:
-        return False
-    name = parent.child_by_field_name("name")
-    return name is not None and name.id == node.id
+        kind = use_kind(node, offset, kinds)
+        if kind is not None:
+            yield Reference(
+                path, node.start_point.row + 1, kind, _line_text(lines, node.start_point.row)
+            )
