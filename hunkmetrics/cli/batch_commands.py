@@ -28,6 +28,7 @@ from .options import (
     CutoffOpt,
     Hunking,
     HunksOpt,
+    PairsOpt,
     PathPrefixOpt,
     ProfileOpt,
     RepoOpt,
@@ -136,6 +137,7 @@ def batch(
     profile: ProfileOpt = PROFILE_DEFAULT,
     cutoff: CutoffOpt = None,
     weight: WeightOpt = DISTRIBUTED_WEIGHT,
+    pairs: PairsOpt = False,
     jobs: Annotated[
         int | None,
         typer.Option(
@@ -228,7 +230,11 @@ def batch(
                 ]
             )
         settings = Settings(
-            profile=profile, cutoff=cutoff, distributed_weight=weight, hunking=hunks.value
+            profile=profile,
+            cutoff=cutoff,
+            distributed_weight=weight,
+            hunking=hunks.value,
+            pairs=pairs,
         )
         with BarProgress() as progress:
             summary = run_batch(

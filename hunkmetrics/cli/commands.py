@@ -17,6 +17,7 @@ from ..documents import (
     divergence_document,
     hunks_document,
     localization_document,
+    omit_pairs,
     proximity_document,
 )
 from ..errors import HunkmetricsError
@@ -35,6 +36,7 @@ from .options import (
     FormatOpt,
     Hunking,
     HunksOpt,
+    PairsOpt,
     PatchArg,
     PathPrefixOpt,
     ProfileOpt,
@@ -226,7 +228,9 @@ def divergence(
         bool,
         typer.Option(
             "--pairs",
-            help="Also list every pair's components (table output; JSON and CSV always have them).",
+            help="Also list every pair's components: in the table, and in the JSON document "
+            "(without it, divergence.pairs is empty and the config says pairs: false). CSV "
+            "always lists them.",
         ),
     ] = False,
     weight: WeightOpt = DISTRIBUTED_WEIGHT,
@@ -258,6 +262,8 @@ def divergence(
                 profile=profile, distributed_weight=weight, artifacts=artifacts
             )
             document = divergence_document(workspace, result, lazy_pairs=True)
+        if format is Format.json and not pairs:
+            document = omit_pairs(document)
         emit(
             document,
             format,
@@ -534,6 +540,7 @@ def characterize(
     exclude_tests: ExcludeTestsOpt = False,
     artifact: PublishedArtifactsOpt = None,
     file_order: FileOrderOpt = None,
+    pairs: PairsOpt = False,
     format: FormatOpt = Format.table,
 ) -> None:
     """Everything about one patch in one run: hunks and their methods, divergence,
@@ -573,7 +580,7 @@ def characterize(
                 artifacts=artifacts,
             )
             document = result.to_dict(lazy_pairs=True)
-        emit(document, format, render_characterization)
+        emit(document if pairs else omit_pairs(document), format, render_characterization)
 
     guarded(ctx, run)
 

@@ -13,7 +13,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from ..datasets.mine import DEFAULT_GREP, MineStats, mine_options
 from ..datasets.mine import mine as mine_repository
 from .common import command_group, guarded
-from .options import PROFILE_DEFAULT, ProfileOpt
+from .options import PROFILE_DEFAULT, PairsOpt, ProfileOpt
 
 app = command_group()  # cli/root.py adds these commands to the application
 
@@ -125,6 +125,7 @@ def mine(
         ),
     ] = None,
     profile: ProfileOpt = PROFILE_DEFAULT,
+    pairs: PairsOpt = False,
     jobs: Annotated[
         int,
         typer.Option(
@@ -172,6 +173,7 @@ def mine(
             profile=profile,
             exclude_tests=exclude_tests,
             branch=branch,
+            pairs=pairs,
         )
         err = Console(stderr=True, highlight=False, soft_wrap=True)
         progress = None

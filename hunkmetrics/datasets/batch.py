@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..documents import characterize_head
+from ..documents import characterize_head, omit_pairs
 from ..errors import HunkmetricsError, error_line
 from ..metrics.birch_artifacts import PublishedArtifacts, read_file_order
 from ..metrics.profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT
@@ -48,6 +48,7 @@ class Settings:
     cutoff: int | None = None
     distributed_weight: float = DISTRIBUTED_WEIGHT
     hunking: str = "as-given"
+    pairs: bool = False  # each record's divergence pairs (n(n-1)/2 of them): on request
 
 
 # --- the worker's side ------------------------------------------------------------------
@@ -66,6 +67,7 @@ def error_record(item: Item, settings: Settings, message: str) -> dict[str, Any]
             cutoff=settings.cutoff,
             hunking=settings.hunking,
             reverse=item.reverse,
+            pairs=settings.pairs,
         ),
     }
 
@@ -146,6 +148,8 @@ def characterize_item(
             )
             .to_dict()
         )
+        if not settings.pairs:
+            document = omit_pairs(document)
         return {"id": item.id, "error": None, **document}
     except Exception as exc:  # this item's problem only: its line says so, the run goes on
         if not isinstance(exc, HunkmetricsError):

@@ -37,6 +37,7 @@ from datetime import time as dtime
 from pathlib import Path
 from typing import Any
 
+from ..documents import omit_pairs
 from ..errors import HunkmetricsError, PatchError, error_line
 from ..lang.languages import all_rules, rules_for_path
 from ..metrics.localization import is_test_file
@@ -84,6 +85,7 @@ class MineOptions:
     profile: str = DEFAULT_PROFILE
     exclude_tests: bool = True
     branch: str | None = None
+    pairs: bool = False  # each record's divergence pairs (n(n-1)/2 of them): on request
 
 
 def parse_date(text: str, *, end_of_day: bool = False, option: str = "date") -> datetime:
@@ -141,6 +143,7 @@ def mine_options(
     profile: str = DEFAULT_PROFILE,
     exclude_tests: bool = True,
     branch: str | None = None,
+    pairs: bool = False,
 ) -> MineOptions:
     """Validated options; every problem is a HunkmetricsError with a one-line message."""
     if isinstance(since, str):
@@ -171,6 +174,7 @@ def mine_options(
         profile=profile,
         exclude_tests=exclude_tests,
         branch=branch,
+        pairs=pairs,
     )
 
 
@@ -362,10 +366,11 @@ def _examine(
 
 
 def characterize_candidate(
-    candidate: Candidate, repo: str, profile: str = DEFAULT_PROFILE
+    candidate: Candidate, repo: str, profile: str = DEFAULT_PROFILE, pairs: bool = False
 ) -> dict[str, Any]:
-    """One output record: the commit's fields, then the characterize/v1 document, or
-    `error` (one line) and `hunk_count` when it could not be characterized."""
+    """One output record: the commit's fields, then the characterize/v1 document (its
+    divergence pairs with `pairs`), or `error` (one line) and `hunk_count` when it
+    could not be characterized."""
     record = candidate.meta()
     try:
         if candidate.problem is not None:
@@ -373,12 +378,20 @@ def characterize_candidate(
         patch = candidate.diff if candidate.patch is None else candidate.patch
         with open_workspace(patch, repo=repo, rev=candidate.parent) as workspace:
             document = workspace.characterize(profile=profile).to_dict()
+        if not pairs:
+            document = omit_pairs(document)
     except Exception as exc:
         record["error"] = error_line(exc)
         record["hunk_count"] = candidate.hunk_count if candidate.hunk_count >= 0 else None
         return record
     record.update(document)
     return record
+
+
+def _arguments(candidate: Candidate, repo: str, profile: str, pairs: bool) -> tuple[Any, ...]:
+    """characterize_candidate's arguments; `pairs` only when asked for (a replacement
+    of the function, as tests make, may take the first three only)."""
+    return (candidate, repo, profile, *((True,) if pairs else ()))
 
 
 def _crashed(candidate: Candidate) -> dict[str, Any]:
@@ -427,6 +440,7 @@ def _run_parallel(
     profile: str,
     emit: Callable[[dict[str, Any]], None],
     check: Callable[[], None],
+    pairs: bool = False,
 ) -> None:
     """Characterize in `jobs` worker processes (batch's executor and task loop). A
     commit whose worker dies, alone as well, gets a crash record; but when workers die
@@ -456,7 +470,9 @@ def _run_parallel(
             executor,
             candidates,
             characterize_candidate,
-            arguments=lambda candidate: (replace(candidate, patch=None), repo, profile),
+            arguments=lambda candidate: _arguments(
+                replace(candidate, patch=None), repo, profile, pairs
+            ),
             deliver=deliver,
             crashed=crashed,
             window=jobs * WINDOW_PER_JOB,
@@ -546,9 +562,21 @@ def _mine_locked(
         try:
             if jobs == 1:
                 for candidate in candidates:
-                    emit(characterize_candidate(candidate, str(repo), options.profile))
+                    emit(
+                        characterize_candidate(
+                            *_arguments(candidate, str(repo), options.profile, options.pairs)
+                        )
+                    )
             else:
-                _run_parallel(candidates, jobs, str(repo), options.profile, emit, interrupt.check)
+                _run_parallel(
+                    candidates,
+                    jobs,
+                    str(repo),
+                    options.profile,
+                    emit,
+                    interrupt.check,
+                    options.pairs,
+                )
         except HunkmetricsError:
             interrupt.check()  # git killed by the Ctrl-C: report the interrupt instead
             raise
