@@ -148,3 +148,16 @@ def test_mine_summary_keeps_brackets(tmp_path: Path) -> None:
     assert f"wrote 1 lines to {out}" in result.output
     (record,) = map(json.loads, out.read_text().splitlines())
     assert [h["file"] for h in record["hunks"]] == [name, name]
+
+
+def test_names_that_are_not_utf8_print_escaped(tmp_path: Path) -> None:
+    # Byte 0xba is not UTF-8: it is read as the surrogate \udcba, which a terminal
+    # cannot encode. Tables show it escaped, as JSON does (found by the command fuzzer).
+    patch = tmp_path / "p.diff"
+    patch.write_bytes(_diff("src/c\xba5.py").encode("latin-1"))
+    out = _invoke("hunks", str(patch))
+    assert "c\\udcba5.py" in out
+    reference = tmp_path / "ref.diff"
+    reference.write_text(_diff("app/[slug]/page.tsx"))
+    out = _invoke("localization", "--reference", str(reference), "--candidate", str(patch))
+    assert "extra  src/c\\udcba5.py" in out

@@ -53,9 +53,11 @@ def guarded(ctx: typer.Context, action: Callable[[], Any]) -> Any:
 
 
 def plain(value: object) -> str:
-    """Text from the input (a path, an id, a name, a message) made safe to put inside
-    Rich markup: brackets print as themselves instead of being read as styles."""
-    return escape(str(value))
+    """Text from the input (a path, an id, a name, a message) made safe to print inside
+    Rich markup: brackets print as themselves instead of being read as styles, and bytes
+    that were not UTF-8 (surrogates, which no terminal can encode) as `\\udcXX`, as in
+    JSON output."""
+    return escape(str(value).encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def print_warnings(warnings: list[str]) -> None:
