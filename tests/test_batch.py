@@ -178,7 +178,16 @@ def test_directory_run_every_id_once_and_bad_patches_are_error_lines(tmp_path, g
     out = tmp_path / "results.jsonl"
 
     result = invoke(
-        str(data), "--out", str(out), "--repo", str(gen.repo), "--rev", "base", "--jobs", "2"
+        str(data),
+        "--out",
+        str(out),
+        "--repo",
+        str(gen.repo),
+        "--rev",
+        "base",
+        "--jobs",
+        "2",
+        "--pairs",
     )
 
     assert result.exit_code == 0, result.output
@@ -266,6 +275,7 @@ def test_settings_reach_every_line(tmp_path, gen) -> None:
         "regions",
         "--jobs",
         "2",
+        "--pairs",
     )
     assert result.exit_code == 0, result.output
     for record in lines_of(out):
@@ -312,7 +322,16 @@ def test_manifest_with_per_row_repo_rev_and_reverse(tmp_path, gen, java_repo) ->
     out = tmp_path / "out.jsonl"
 
     result = invoke(
-        str(manifest), "--out", str(out), "--repo", str(gen.repo), "--rev", "base", "--jobs", "2"
+        str(manifest),
+        "--out",
+        str(out),
+        "--repo",
+        str(gen.repo),
+        "--rev",
+        "base",
+        "--jobs",
+        "2",
+        "--pairs",
     )
 
     assert result.exit_code == 0, result.output
@@ -367,6 +386,7 @@ def test_manifest_with_per_row_repo_rev_and_reverse(tmp_path, gen, java_repo) ->
             "1",
             "--chunk-size",
             "6",
+            "--pairs",
         ).exit_code
         == 0
     )

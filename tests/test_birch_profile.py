@@ -156,7 +156,7 @@ def test_batch_columns_path_prefix_and_file_order(tmp_path: Path) -> None:
         "missing,p.diff,.,,\n"
     )
     items = {item.id: item for item in open_input(manifest).items()}
-    settings = Settings(profile="birch")
+    settings = Settings(profile="birch", pairs=True)
     prefixed = characterize_item(items["prefixed"], settings)
     assert prefixed["error"] is None
     assert prefixed["divergence"]["pairs"][0]["structural"] == pytest.approx(S_TWO_METHODS)

@@ -20,7 +20,8 @@ runner = CliRunner()
 
 
 def run_json(*args: str) -> dict[str, Any]:
-    result = runner.invoke(app, [*args, "--format", "json"])
+    pairs = ["--pairs"] if args[0] in ("divergence", "characterize") else []
+    result = runner.invoke(app, [*args, *pairs, "--format", "json"])
     assert result.exit_code == 0, result.output
     document: dict[str, Any] = json.loads(result.stdout)
     return document

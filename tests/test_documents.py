@@ -98,9 +98,9 @@ def test_characterize_with_reference_validates_and_localizes_itself(java_repo) -
 def test_characterize_agrees_with_single_commands(java_repo) -> None:
     patch = str(PATCHES / "java_several_files_one_package.diff")
     source = ["--repo", str(java_repo.path), "--rev", "base"]
-    whole = run_json("characterize", patch, *source)
+    whole = run_json("characterize", patch, *source, "--pairs")
     assert whole["schema"] == "hunkmetrics/characterize/v1"
-    assert whole["divergence"] == run_json("divergence", patch, *source)["divergence"]
+    assert whole["divergence"] == run_json("divergence", patch, *source, "--pairs")["divergence"]
     assert whole["proximity"] == run_json("proximity", patch, *source)["proximity"]
     assert whole["hunks"] == run_json("hunks", patch, *source)["hunks"]
     # Four hunks in four files of com.acme.core: Orbit (docs: all files in one package).
@@ -283,7 +283,9 @@ def test_characterize_head_is_the_documents_own_head() -> None:
     from hunkmetrics.documents import characterize_head
 
     patch = str(PATCHES / "java_overloads.diff")
-    document = run_json("characterize", patch, "--sprawl-cutoff", "5", "--profile", "birch")
+    document = run_json(
+        "characterize", patch, "--sprawl-cutoff", "5", "--profile", "birch", "--pairs"
+    )
     head = characterize_head(
         patch, profile="birch", distributed_weight=2.0, cutoff=5, hunking="as-given", reverse=False
     )

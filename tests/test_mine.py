@@ -352,7 +352,7 @@ def test_default_run_mines_exactly_the_multi_hunk_fixes(history, tmp_path: Path)
 
 
 def test_record_is_the_characterize_document_of_the_commit(history, tmp_path: Path) -> None:
-    _, records = _mine(history, tmp_path)
+    _, records = _mine(history, tmp_path, "--pairs")
     ids, repo = history["ids"], history["repo"]
     record = next(r for r in records if r["id"] == ids["C8"])
     diff = _git_diff(repo, ids["C7"], ids["C8"], "--", CALC, UTIL)

@@ -24,7 +24,7 @@ runner = CliRunner()
 def test_streamed_json_equals_the_library_document(stem: str, command: str) -> None:
     """java_hunk_spans_two_methods has one hunk: its pairs stream as an empty list."""
     patch = str(PATCHES / f"{stem}.diff")
-    result = runner.invoke(app, [command, patch, "--format", "json"])
+    result = runner.invoke(app, [command, patch, "--pairs", "--format", "json"])
     assert result.exit_code == 0, result.output
     streamed = json.loads(result.stdout)
     library = (

@@ -34,6 +34,7 @@ from .options import (
     HunksOpt,
     IgnoreCommentOnlyOpt,
     IncludeOpt,
+    PairsOpt,
     PathPrefixOpt,
     ProfileOpt,
     RepoOpt,
@@ -148,6 +149,7 @@ def batch(
     profile: ProfileOpt = PROFILE_DEFAULT,
     cutoff: CutoffOpt = None,
     weight: WeightOpt = DISTRIBUTED_WEIGHT,
+    pairs: PairsOpt = False,
     jobs: Annotated[
         int | None,
         typer.Option(
@@ -247,6 +249,7 @@ def batch(
             selection=selection_from(
                 all_files, include, exclude, exclude_tests, ignore_comment_only
             ),
+            pairs=pairs,
         )
         with BarProgress() as progress:
             summary = run_batch(

@@ -17,6 +17,7 @@ from ..documents import (
     divergence_document,
     hunks_document,
     localization_document,
+    omit_pairs,
     proximity_document,
 )
 from ..errors import HunkmetricsError
@@ -25,7 +26,7 @@ from ..metrics.birch_artifacts import PublishedArtifacts
 from ..metrics.divergence import PAIR_KEYS
 from ..metrics.profiles import DISTRIBUTED_WEIGHT, PROFILES
 from ..workspace import Workspace, open_candidate, open_workspace
-from .common import command_group, guarded, print_warnings
+from .common import command_group, guarded, plain, print_warnings
 from .options import (
     PROFILE_DEFAULT,
     AllFilesOpt,
@@ -40,6 +41,7 @@ from .options import (
     HunksOpt,
     IgnoreCommentOnlyOpt,
     IncludeOpt,
+    PairsOpt,
     PatchArg,
     PathPrefixOpt,
     ProfileOpt,
@@ -187,20 +189,20 @@ def render_hunks(document: dict[str, Any], console: Console | None = None) -> No
     console = console or Console(highlight=False)
     source = document["source"]
     origin = (
-        f"{source['description']} ({source['side']}-image)"
+        f"{plain(source['description'])} ({source['side']}-image)"
         if source
         else "the diff alone (no --repo given)"
     )
     table = Table(
-        title=f"{document['patch']}: {len(document['hunks'])} hunks, located from {origin}",
+        title=f"{plain(document['patch'])}: {len(document['hunks'])} hunks, located from {origin}",
         title_justify="left",
         show_lines=False,
     )
     for column in ("#", "file", "lines (old)", "+/-", "package", "class", "method"):
         table.add_column(column, overflow="fold")
     for h in document["hunks"]:
-        method = _short(h["method"], h["class"]) or (
-            " | ".join(_short(m, h["class"]) for m in h["methods"]) if h["methods"] else ""
+        method = plain(_short(h["method"], h["class"])) or (
+            plain(" | ".join(_short(m, h["class"]) for m in h["methods"])) if h["methods"] else ""
         )
         if not h["placed"]:
             method = "[yellow]? not placed[/yellow]"
@@ -209,11 +211,11 @@ def render_hunks(document: dict[str, Any], console: Console | None = None) -> No
         name = h["file"].rsplit("/", 1)[-1]
         table.add_row(
             str(h["index"]),
-            name,
+            plain(name),
             f"{h['old_start']},{h['old_lines']}",
             f"+{h['added']} -{h['removed']}",
-            h["package"] or "",
-            _short(h["class"], h["package"]),
+            plain(h["package"] or ""),
+            plain(_short(h["class"], h["package"])),
             method,
         )
     console.print(table)
@@ -221,7 +223,7 @@ def render_hunks(document: dict[str, Any], console: Console | None = None) -> No
     if unplaced:
         console.print(
             f"[yellow]{len(unplaced)} hunk(s) not placed in a method: "
-            f"{unplaced[0]['note']}. Give --repo/--rev for exact locations.[/yellow]"
+            f"{plain(unplaced[0]['note'])}. Give --repo/--rev for exact locations.[/yellow]"
         )
     render_excluded(document, console)
 
@@ -237,7 +239,7 @@ def render_excluded(document: dict[str, Any], console: Console) -> None:
             if f["excluded"]
         ]
     for item in items:
-        console.print(f"[dim]excluded: {item['file']} ({item['reason']})[/dim]")
+        console.print(f"[dim]excluded: {plain(item['file'])} ({plain(item['reason'])})[/dim]")
     kinds = document.get("hunk_kinds") or {}
     if kinds.get("comment") or kinds.get("whitespace"):
         console.print(
@@ -266,7 +268,9 @@ def divergence(
         bool,
         typer.Option(
             "--pairs",
-            help="Also list every pair's components (table output; JSON and CSV always have them).",
+            help="Also list every pair's components: in the table, and in the JSON document "
+            "(without it, divergence.pairs is empty and the config says pairs: false). CSV "
+            "always lists them.",
         ),
     ] = False,
     weight: WeightOpt = DISTRIBUTED_WEIGHT,
@@ -299,6 +303,8 @@ def divergence(
                 profile=profile, distributed_weight=weight, artifacts=artifacts
             )
             document = divergence_document(workspace, result, lazy_pairs=True)
+        if format is Format.json and not pairs:
+            document = omit_pairs(document)
         emit(
             document,
             format,
@@ -324,12 +330,12 @@ def render_divergence(document: dict[str, Any], show_pairs: bool) -> None:
     n = document["hunk_count"]
     source = document["source"]
     origin = (
-        f"{source['description']} ({source['side']}-image)"
+        f"{plain(source['description'])} ({source['side']}-image)"
         if source
         else "the diff alone (no --repo given)"
     )
     console.print(
-        f"[bold]{document['patch']}[/bold]  profile [cyan]{div['profile']}[/cyan], "
+        f"[bold]{plain(document['patch'])}[/bold]  profile [cyan]{div['profile']}[/cyan], "
         f"AST from {origin}"
     )
     console.print(
@@ -439,16 +445,16 @@ def render_proximity(
     console = console or Console(highlight=False)
     label = prox["class"] or "no class"
     console.print(
-        f"[bold]{document['patch']}[/bold]  proximity [bold cyan]{label}"
+        f"[bold]{plain(document['patch'])}[/bold]  proximity [bold cyan]{label}"
         f"[/bold cyan] ({prox['profile']})"
     )
-    console.print(f"  why: {prox['reason']}")
+    console.print(f"  why: {plain(prox['reason'])}")
     console.print(
         f"  spans {prox['files']} file(s), {prox['packages']} package(s), "
         f"{prox['classes']} class(es), {prox['methods']} method(s); shared package "
-        f"prefix '{prox['shared_package_prefix']}' (depth "
+        f"prefix '{plain(prox['shared_package_prefix'])}' (depth "
         f"{prox['shared_package_depth']}), cutoff {prox['cutoff']}; located from "
-        f"{prox['located_by']}"
+        f"{plain(prox['located_by'])}"
     )
     render_excluded(document, console)
 
@@ -563,15 +569,15 @@ def render_localization(loc: dict[str, Any], console: Console | None = None) -> 
     verdict = "[bold green]yes[/bold green]" if loc["file_superset"] else "[bold red]no[/bold red]"
     console.print(f"localized (touches every reference file): {verdict}")
     if loc["candidate_error"]:
-        console.print(f"  candidate: [red]{loc['candidate_error']}[/red]")
+        console.print(f"  candidate: [red]{plain(loc['candidate_error'])}[/red]")
     for name in loc["missed_files"]:
-        console.print(f"  [red]missed[/red] {name}")
+        console.print(f"  [red]missed[/red] {plain(name)}")
     for name in loc["extra_files"]:
-        console.print(f"  [yellow]extra[/yellow]  {name}")
+        console.print(f"  [yellow]extra[/yellow]  {plain(name)}")
     console.print(
         f"  hunk recall {_share(loc['hunk_recall'])} ({loc['hunks_found']}/"
         f"{loc['reference_hunks']})   method recall "
-        f"{_share(loc['method_recall'], loc['method_recall_reason'])}"
+        f"{plain(_share(loc['method_recall'], loc['method_recall_reason']))}"
     )
     for hunk in loc.get("hunks", []):
         if not hunk["reached"]:
@@ -607,6 +613,7 @@ def characterize(
     ignore_comment_only: IgnoreCommentOnlyOpt = False,
     artifact: PublishedArtifactsOpt = None,
     file_order: FileOrderOpt = None,
+    pairs: PairsOpt = False,
     format: FormatOpt = Format.table,
 ) -> None:
     """Everything about one patch in one run: hunks and their methods, divergence,
@@ -649,7 +656,7 @@ def characterize(
                 artifacts=artifacts,
             )
             document = result.to_dict(lazy_pairs=True)
-        emit(document, format, render_characterization)
+        emit(document if pairs else omit_pairs(document), format, render_characterization)
 
     guarded(ctx, run)
 
@@ -658,7 +665,7 @@ def render_characterization(document: dict[str, Any]) -> None:
     console = Console(highlight=False)
     div, prox = document["divergence"], document["proximity"]
     console.print(
-        f"[bold]{document['patch']}[/bold]   {document['hunk_count']} hunks, "
+        f"[bold]{plain(document['patch'])}[/bold]   {document['hunk_count']} hunks, "
         f"profile {document['profile']}"
     )
     console.print(
@@ -668,7 +675,7 @@ def render_characterization(document: dict[str, Any]) -> None:
         f"S {_number(div['means']['structural'])}, "
         f"F {_number(div['means']['file'])})"
     )
-    console.print(f"  why: {prox['reason']}")
+    console.print(f"  why: {plain(prox['reason'])}")
     render_hunks(document, console=console)
     if "localization" in document:
         render_localization(document["localization"], console)

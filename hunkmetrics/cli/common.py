@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..errors import EXIT_INPUT, EXIT_INTERNAL, HunkmetricsError
 
@@ -49,6 +50,14 @@ def guarded(ctx: typer.Context, action: Callable[[], Any]) -> Any:
             f"internal error: {type(exc).__name__}: {exc} (re-run with --debug for the traceback)",
             EXIT_INTERNAL,
         )
+
+
+def plain(value: object) -> str:
+    """Text from the input (a path, an id, a name, a message) made safe to print inside
+    Rich markup: brackets print as themselves instead of being read as styles, and bytes
+    that were not UTF-8 (surrogates, which no terminal can encode) as `\\udcXX`, as in
+    JSON output."""
+    return escape(str(value).encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def print_warnings(warnings: list[str]) -> None:

@@ -21,6 +21,7 @@ from .options import (
     ExcludeTestsOpt,
     IgnoreCommentOnlyOpt,
     IncludeOpt,
+    PairsOpt,
     ProfileOpt,
 )
 
@@ -141,6 +142,7 @@ def mine(
         ),
     ] = None,
     profile: ProfileOpt = PROFILE_DEFAULT,
+    pairs: PairsOpt = False,
     jobs: Annotated[
         int,
         typer.Option(
@@ -193,6 +195,7 @@ def mine(
             exclude=exclude,
             ignore_comment_only=ignore_comment_only,
             branch=branch,
+            pairs=pairs,
         )
         err = Console(stderr=True, highlight=False, soft_wrap=True)
         progress = None

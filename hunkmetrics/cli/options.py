@@ -144,6 +144,17 @@ ReverseCandidateOpt = Annotated[
         rich_help_panel="Localization",
     ),
 ]
+PairsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--pairs",
+        metavar="",
+        help="Put every pair's components in the JSON document (or record): n hunks make "
+        "n(n-1)/2 pairs. Without it, divergence.pairs is an empty list and the config says "
+        "pairs: false.",
+        rich_help_panel="Metric",
+    ),
+]
 ExcludeTestsOpt = Annotated[
     bool,
     typer.Option(

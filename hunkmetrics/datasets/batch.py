@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..documents import characterize_head
+from ..documents import characterize_head, omit_pairs
 from ..errors import HunkmetricsError, error_line
 from ..lang.selection import DEFAULT_SELECTION, PathSelection
 from ..metrics.birch_artifacts import PublishedArtifacts, read_file_order
@@ -50,6 +50,7 @@ class Settings:
     distributed_weight: float = DISTRIBUTED_WEIGHT
     hunking: str = "as-given"
     selection: PathSelection = DEFAULT_SELECTION
+    pairs: bool = False  # each record's divergence pairs (n(n-1)/2 of them): on request
 
 
 # --- the worker's side ------------------------------------------------------------------
@@ -69,6 +70,7 @@ def error_record(item: Item, settings: Settings, message: str) -> dict[str, Any]
             hunking=settings.hunking,
             reverse=item.reverse,
             selection=settings.selection,
+            pairs=settings.pairs,
         ),
     }
 
@@ -151,6 +153,8 @@ def characterize_item(
             )
             .to_dict()
         )
+        if not settings.pairs:
+            document = omit_pairs(document)
         return {"id": item.id, "error": None, **document}
     except Exception as exc:  # this item's problem only: its line says so, the run goes on
         if not isinstance(exc, HunkmetricsError):

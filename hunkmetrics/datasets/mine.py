@@ -39,6 +39,7 @@ from datetime import time as dtime
 from pathlib import Path
 from typing import Any
 
+from ..documents import omit_pairs
 from ..errors import HunkmetricsError, PatchError, error_line
 from ..lang.hunk_kind import hunk_kind
 from ..lang.index import ParseCache
@@ -95,6 +96,7 @@ class MineOptions:
     profile: str = DEFAULT_PROFILE
     branch: str | None = None
     selection: PathSelection = DEFAULT_SELECTION
+    pairs: bool = False  # each record's divergence pairs (n(n-1)/2 of them): on request
 
     @property
     def languages(self) -> frozenset[str]:
@@ -168,6 +170,7 @@ def mine_options(
     include: Iterable[str] | None = None,
     exclude: Iterable[str] | None = None,
     ignore_comment_only: bool = False,
+    pairs: bool = False,
 ) -> MineOptions:
     """Validated options; every problem is a HunkmetricsError with a one-line message.
     `languages`, `all_files`, `include`, `exclude` and `exclude_tests` make the path
@@ -209,6 +212,7 @@ def mine_options(
             languages=None if languages is None else parse_languages(languages),
             ignore_comment_only=ignore_comment_only,
         ),
+        pairs=pairs,
     )
 
 
@@ -426,10 +430,11 @@ def _hunk_counts(patch: Patch | None, options: MineOptions) -> tuple[int, int]:
 
 
 def characterize_candidate(
-    candidate: Candidate, repo: str, profile: str = DEFAULT_PROFILE
+    candidate: Candidate, repo: str, profile: str = DEFAULT_PROFILE, pairs: bool = False
 ) -> dict[str, Any]:
-    """One output record: the commit's fields, then the characterize/v1 document, or
-    `error` (one line) and `hunk_count` when it could not be characterized."""
+    """One output record: the commit's fields, then the characterize/v1 document (its
+    divergence pairs with `pairs`), or `error` (one line) and `hunk_count` when it
+    could not be characterized."""
     record = candidate.meta()
     try:
         if candidate.problem is not None:
@@ -439,12 +444,20 @@ def characterize_candidate(
             patch, repo=repo, rev=candidate.parent, selection=candidate.selection
         ) as workspace:
             document = workspace.characterize(profile=profile).to_dict()
+        if not pairs:
+            document = omit_pairs(document)
     except Exception as exc:
         record["error"] = error_line(exc)
         record["hunk_count"] = candidate.hunk_count if candidate.hunk_count >= 0 else None
         return record
     record.update(document)
     return record
+
+
+def _arguments(candidate: Candidate, repo: str, profile: str, pairs: bool) -> tuple[Any, ...]:
+    """characterize_candidate's arguments; `pairs` only when asked for (a replacement
+    of the function, as tests make, may take the first three only)."""
+    return (candidate, repo, profile, *((True,) if pairs else ()))
 
 
 def _crashed(candidate: Candidate) -> dict[str, Any]:
@@ -493,6 +506,7 @@ def _run_parallel(
     profile: str,
     emit: Callable[[dict[str, Any]], None],
     check: Callable[[], None],
+    pairs: bool = False,
 ) -> None:
     """Characterize in `jobs` worker processes (batch's executor and task loop). A
     commit whose worker dies, alone as well, gets a crash record; but when workers die
@@ -522,7 +536,9 @@ def _run_parallel(
             executor,
             candidates,
             characterize_candidate,
-            arguments=lambda candidate: (replace(candidate, patch=None), repo, profile),
+            arguments=lambda candidate: _arguments(
+                replace(candidate, patch=None), repo, profile, pairs
+            ),
             deliver=deliver,
             crashed=crashed,
             window=jobs * WINDOW_PER_JOB,
@@ -612,9 +628,21 @@ def _mine_locked(
         try:
             if jobs == 1:
                 for candidate in candidates:
-                    emit(characterize_candidate(candidate, str(repo), options.profile))
+                    emit(
+                        characterize_candidate(
+                            *_arguments(candidate, str(repo), options.profile, options.pairs)
+                        )
+                    )
             else:
-                _run_parallel(candidates, jobs, str(repo), options.profile, emit, interrupt.check)
+                _run_parallel(
+                    candidates,
+                    jobs,
+                    str(repo),
+                    options.profile,
+                    emit,
+                    interrupt.check,
+                    options.pairs,
+                )
         except HunkmetricsError:
             interrupt.check()  # git killed by the Ctrl-C: report the interrupt instead
             raise

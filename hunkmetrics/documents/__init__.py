@@ -2,7 +2,7 @@
 
 Builders (build.py): `hunks_document`, `divergence_document`, `proximity_document`,
 `localization_document`, `characterize_document`, `characterize_head`, plus
-`hunk_record` and `config_block`. Shapes (shapes.py): `DOCUMENTS`, and `schema(name)`
+`hunk_record`, `config_block` and `omit_pairs`. Shapes (shapes.py): `DOCUMENTS`, and `schema(name)`
 derives each document's schema (draft 2020-12) from them; docs/schemas/ holds the
 published copies."""
 
@@ -17,6 +17,7 @@ from .build import (
     hunk_record,
     hunks_document,
     localization_document,
+    omit_pairs,
     proximity_document,
     source_block,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "hunk_record",
     "hunks_document",
     "localization_document",
+    "omit_pairs",
     "proximity_document",
     "schema",
     "source_block",

@@ -280,6 +280,16 @@ def characterize_document(
     )
 
 
+def omit_pairs(document: JSON) -> JSON:
+    """A divergence or characterize document without its pairs (n hunks have
+    n(n-1)/2 of them): `divergence.pairs` is an empty list and the config says
+    `pairs: false`, so the fingerprint tells it from the whole document."""
+    name = str(document["schema"]).split("/")[1]
+    settings = {k: v for k, v in document["config"].items() if k != "fingerprint"}
+    config = CONFIGS[name].build(config_block(**settings, pairs=False))
+    return {**document, "config": config, "divergence": {**document["divergence"], "pairs": []}}
+
+
 def characterize_head(
     patch_name: str,
     *,
@@ -289,10 +299,11 @@ def characterize_head(
     hunking: str,
     reverse: bool,
     selection: PathSelection = DEFAULT_SELECTION,
+    pairs: bool = True,
 ) -> JSON:
     """The leading keys of a characterize/v1 document (schema, tool, config, patch,
     profile) for a patch that could not be characterized: a dataset's error record.
-    `cutoff` is as requested (None: the profile's)."""
+    `cutoff` is as requested (None: the profile's); `pairs` as for `omit_pairs`."""
     settings = config_block(
         profile=profile,
         distributed_weight=distributed_weight,
@@ -300,6 +311,7 @@ def characterize_head(
         hunking=hunking,
         reverse=reverse,
         selection=selection.config(),
+        **({} if pairs else {"pairs": False}),
     )
     return {
         "schema": "hunkmetrics/characterize/v1",

@@ -121,18 +121,39 @@ def _with_artifacts(config: Obj) -> Obj:
     )
 
 
+# Present (false) only when the pairs were left out of `divergence.pairs` (on request).
+PAIRS_KEY: dict[str, Shape] = {"pairs": BOOL}
+
+
+def _with_pairs(config: Obj) -> Obj:
+    """`config` with the optional `pairs` key before its fingerprint."""
+    settings = {k: v for k, v in config.fields.items() if k != "fingerprint"}
+    return Obj(
+        {**settings, **PAIRS_KEY, "fingerprint": FINGERPRINT},
+        config.optional | frozenset(PAIRS_KEY),
+    )
+
+
 CONFIGS = {
     "hunks": _config(hunking=HUNKING, reverse=BOOL),
-    "divergence": _with_artifacts(
-        _config(profile=PROFILE, distributed_weight=UNIT, hunking=HUNKING, reverse=BOOL)
+    "divergence": _with_pairs(
+        _with_artifacts(
+            _config(profile=PROFILE, distributed_weight=UNIT, hunking=HUNKING, reverse=BOOL)
+        )
     ),
     "proximity": _config(profile=PROFILE, cutoff=COUNT, hunking=HUNKING, reverse=BOOL),
     "localization": _config(
         exclude_tests=BOOL, hunking=HUNKING, reverse_reference=BOOL, reverse_candidate=BOOL
     ),
-    "characterize": _with_artifacts(
-        _config(
-            profile=PROFILE, distributed_weight=UNIT, cutoff=COUNT, hunking=HUNKING, reverse=BOOL
+    "characterize": _with_pairs(
+        _with_artifacts(
+            _config(
+                profile=PROFILE,
+                distributed_weight=UNIT,
+                cutoff=COUNT,
+                hunking=HUNKING,
+                reverse=BOOL,
+            )
         )
     ),
 }

@@ -115,6 +115,27 @@ def _side_of(file_diff: FileDiff, reader: FileReader) -> _Check:
     return _Check(sides, reasons, old, new)
 
 
+def _found(file_diff: FileDiff, check: _Check, reader: FileReader) -> tuple[FileDiff, _Check]:
+    """A status the parser guessed (a plain diff's lone `@@ -0,0` or `+0,0` hunk, no
+    /dev/null) read as git reads it, by what the tree holds: an "added" file that exists
+    there is an insertion at the top of it, a "deleted" one that exists a deletion from
+    it (a file emptied), unless the tree holds exactly the added file's post-image or
+    the deleted file's pre-image."""
+    if not file_diff.status_guessed:
+        return file_diff, check
+    if file_diff.status is FileStatus.ADDED and check.new is not None and "post" not in check.sides:
+        modified = replace(file_diff, old_path=file_diff.new_path, status=FileStatus.MODIFIED)
+    elif (
+        file_diff.status is FileStatus.DELETED
+        and check.old is not None
+        and "pre" not in check.sides
+    ):
+        modified = replace(file_diff, new_path=file_diff.old_path, status=FileStatus.MODIFIED)
+    else:
+        return file_diff, check
+    return modified, _side_of(modified, reader)
+
+
 def _type_change(deleted: _Check, added: _Check) -> set[Side]:
     """The sides a tree fits for a path whose type changes (a file becoming a symbolic
     link, or back: git writes one section deleting it, one adding it). The tree holds
@@ -171,8 +192,11 @@ def _checked_sections(patch: Patch) -> list[FileDiff]:
 def resolve_sources(patch: Patch, reader: FileReader) -> Sources:
     """Read every content file of the patch from `reader`, decide the side, derive the
     other one. Raises SourceError naming the first file that fits neither side."""
-    sections = [as_git_means(f) for f in _checked_sections(patch)]
-    checks = [_side_of(f, reader) for f in sections]
+    found = [
+        _found(f, _side_of(f, reader), reader) for f in map(as_git_means, _checked_sections(patch))
+    ]
+    sections = [f for f, _ in found]
+    checks = [c for _, c in found]
     deleted = {f.path: c for f, c in zip(sections, checks, strict=True) if f.new_path is None}
     added = {f.path: c for f, c in zip(sections, checks, strict=True) if f.old_path is None}
     changed_type = deleted.keys() & added.keys()

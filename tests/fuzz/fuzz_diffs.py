@@ -12,7 +12,14 @@ internal errors (any exception that is not a HunkmetricsError), error messages
 spanning more than one line, hangs (over the per-input limit), and unmutated diffs
 we refuse. With `--git`, unmutated text diffs are also checked with
 `git apply --check` against their generated pre-image, and located with those
-sources (`--repo`): valid diffs we reject are listed.
+sources (`--repo`): valid diffs we reject are listed. With `--commands`, every input
+also goes through the command line in-process (typer's CliRunner): `hunks`,
+`divergence` (default and birch profiles), `proximity`, `localization` (the input as
+the candidate against a fixed reference) and `characterize`, in a rotating output
+format, without sources and, when the input has a pre-image, with it as a working tree
+(`--repo`) or, for one input in 25, as a git commit (`--repo --rev`). Counted per
+command: runs, exit codes, internal errors (exit 1 or any code but 0 and 2), hangs and
+error messages over one line.
 
 Not part of the default test run; tests/fuzz/test_fuzz_slice.py runs a short slice."""
 
@@ -21,6 +28,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import hashlib
+import io
 import json
 import random
 import shutil
@@ -31,10 +39,11 @@ import tempfile
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
+from types import FrameType, SimpleNamespace
+from typing import Any
 
 import hunkmetrics
 from hunkmetrics import HunkmetricsError
@@ -348,8 +357,8 @@ def mutate(rng: random.Random, data: bytes) -> bytes:
     return b"\n".join(lines)
 
 
-class _Hang(Exception):
-    pass
+class _Hang(BaseException):
+    """Raised by the alarm: a BaseException, so that no command's handler catches it."""
 
 
 def _alarm(signum: int, frame: FrameType | None) -> None:
@@ -374,6 +383,11 @@ class Report:
     sources_checked: int = 0
     sources_refused: int = 0
     internal_kinds: Counter[str] = field(default_factory=Counter)
+    command_runs: Counter[str] = field(default_factory=Counter)
+    command_exits: Counter[str] = field(default_factory=Counter)
+    command_internal: int = 0
+    command_hangs: int = 0
+    command_multi_line: int = 0
     samples: dict[str, str] = field(default_factory=dict)
 
     def note(self, key: str, case: Case, detail: str) -> None:
@@ -383,8 +397,15 @@ class Report:
             self.samples[key] = f"{detail} | kinds={case.kinds} | {case.data[:300]!r}"
 
     def to_dict(self) -> dict[str, object]:
-        out = {k: v for k, v in vars(self).items() if k not in ("internal_kinds", "samples")}
-        return {**out, "internal_kinds": dict(self.internal_kinds), "samples": self.samples}
+        counters = ("internal_kinds", "command_runs", "command_exits", "samples")
+        out = {k: v for k, v in vars(self).items() if k not in counters}
+        return {
+            **out,
+            "internal_kinds": dict(self.internal_kinds),
+            "command_runs": dict(self.command_runs),
+            "command_exits": dict(sorted(self.command_exits.items())),
+            "samples": self.samples,
+        }
 
 
 def _check(case: Case, report: Report, limit: float) -> None:
@@ -464,13 +485,140 @@ def _git_compare(case: Case, report: Report, work: Path) -> None:
             report.note(key, case, f"{type(exc).__name__}: {exc}")
 
 
+# A fixed reference for `localization`: a Java file every source tree also holds.
+_REF_NAME = "ref/org/ex/Ref.java"
+_REF_OLD = "package org.ex;\nclass Ref {\n    void m() {\n        a();\n    }\n}\n"
+_REF_DIFF = (
+    f"diff --git a/{_REF_NAME} b/{_REF_NAME}\n--- a/{_REF_NAME}\n+++ b/{_REF_NAME}\n"
+    "@@ -4 +4 @@\n-        a();\n+        b();\n"
+)
+_FORMATS = ["json", "table", "csv"]
+_GIT = ["git", "-c", "user.name=F", "-c", "user.email=f@example.invalid"]
+_GIT += ["-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"]
+
+
+def _commands(
+    patch: str, fmt: str, reference: str
+) -> list[tuple[str, Callable[..., None], dict[str, Any]]]:
+    """Every command that reads a patch: its name, its function in hunkmetrics.cli and
+    the options given (the others keep their command-line defaults)."""
+    from hunkmetrics.cli import commands as c
+    from hunkmetrics.cli.options import Format
+
+    doc = Format(fmt)
+    whole = Format.json if doc is Format.csv else doc  # no CSV form
+    return [
+        ("hunks", c.hunks, {"patch": patch, "format": doc}),
+        ("divergence", c.divergence, {"patch": patch, "pairs": True, "format": doc}),
+        ("divergence-birch", c.divergence, {"patch": patch, "profile": "birch", "format": doc}),
+        ("proximity", c.proximity, {"patch": patch, "format": doc}),
+        (
+            "localization",
+            c.localization,
+            {"reference": reference, "candidate": patch, "format": whole},
+        ),
+        ("characterize", c.characterize, {"patch": patch, "format": whole}),
+    ]
+
+
+def _tree(case: Case, work: Path, git: bool) -> dict[str, Any]:
+    """The input's pre-image (and the reference's file) as a directory, or a git commit;
+    the options that point a command at it."""
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    files = {k: v for k, v in case.pre.items() if v is not None}
+    files[_REF_NAME] = _REF_OLD.encode()
+    for name, data in files.items():
+        target = work / name
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        except OSError:
+            continue  # a name the file system refuses (a directory and a file of one name)
+    if not git:
+        return {"repo": work}
+    for step in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "pre"]):
+        subprocess.run([*_GIT, *step], cwd=work, check=True, capture_output=True)
+    return {"repo": work, "rev": "HEAD"}
+
+
+@dataclass
+class _Outcome:
+    code: int
+    stderr: str
+    exception: BaseException | None = None
+
+
+def _call(command: Callable[..., None], options: dict[str, Any]) -> _Outcome:
+    """Run one command function as the command line does (its error handling, output
+    and renderers), stdout and stderr captured; the exit code it would give."""
+    import typer
+
+    # As a terminal's: stdout strict UTF-8, stderr escaping what it cannot encode.
+    out = io.TextIOWrapper(io.BytesIO(), "utf-8")
+    err = io.TextIOWrapper(io.BytesIO(), "utf-8", errors="backslashreplace")
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    ctx = SimpleNamespace(obj={"debug": False})
+    try:
+        command(ctx, **options)
+        code, exception = 0, None
+    except typer.Exit as exc:
+        code, exception = exc.exit_code, None
+    except Exception as exc:  # noqa: BLE001 - anything escaping the command is a bug
+        code, exception = 1, exc
+    finally:
+        sys.stdout, sys.stderr = saved
+    err.flush()
+    text = err.buffer.getvalue().decode("utf-8", "replace")  # type: ignore[attr-defined]
+    return _Outcome(code, text, exception)
+
+
+def _run_commands(case: Case, report: Report, work: Path, limit: float) -> None:
+    """Each command on the input, without sources and, when it has a pre-image, with."""
+    fmt = _FORMATS[report.tried % len(_FORMATS)]
+    reference = work.parent / "reference.diff"
+    patch = work.parent / "input.diff"
+    if not reference.exists():
+        reference.write_text(_REF_DIFF, encoding="utf-8")
+    patch.write_bytes(case.data)
+    settings: list[tuple[str, dict[str, Any]]] = [("", {})]
+    if case.pre:
+        settings.append((" sources", _tree(case, work, git=report.tried % 25 == 0)))
+    for suffix, extra in settings:
+        for name, command, options in _commands(str(patch), fmt, str(reference)):
+            key = name + suffix
+            report.command_runs[key] += 1
+            signal.setitimer(signal.ITIMER_REAL, limit)
+            try:
+                outcome = _call(command, {**options, **extra})
+            except _Hang:
+                report.command_hangs += 1
+                report.note(f"command hang: {key}", case, "over the time limit")
+                continue
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            report.command_exits[f"{key}: {outcome.code}"] += 1
+            if outcome.code not in (0, 2):
+                report.command_internal += 1
+                first = (outcome.stderr or repr(outcome.exception)).strip()[:80]
+                report.note(f"command internal: {key} {first}", case, outcome.stderr[:300])
+            elif outcome.code == 2:
+                message = outcome.stderr.split("hunkmetrics: error:", 1)[-1]
+                if message.strip("\n").count("\n") or "\r" in message:
+                    report.command_multi_line += 1
+                    report.note(f"command multi-line: {key}", case, message[:300])
+
+
 def cases(count: int, seed: int) -> Iterator[Case]:
     rng = random.Random(seed)
     for _ in range(count):
         yield generate(rng)
 
 
-def run(count: int, seed: int, *, limit: float = 10.0, git: bool = False) -> Report:
+def run(
+    count: int, seed: int, *, limit: float = 10.0, git: bool = False, commands: bool = False
+) -> Report:
     """Fuzz `count` inputs from `seed`; deterministic for a given seed."""
     report = Report()
     previous = signal.signal(signal.SIGALRM, _alarm)
@@ -479,6 +627,8 @@ def run(count: int, seed: int, *, limit: float = 10.0, git: bool = False) -> Rep
         with tempfile.TemporaryDirectory() as tmp:
             for case in cases(count, seed):
                 _check(case, report, limit)
+                if commands:
+                    _run_commands(case, report, Path(tmp) / "sources", limit)
                 if use_git:
                     _git_compare(case, report, Path(tmp) / "tree")
     finally:
@@ -492,16 +642,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--limit", type=float, default=10.0, help="seconds per input")
     parser.add_argument("--git", action="store_true", help="compare with git apply --check")
+    parser.add_argument("--commands", action="store_true", help="run every command too")
     parser.add_argument("--json", type=Path, help="write the report here too")
     args = parser.parse_args(argv)
     started = time.time()
-    report = run(args.count, args.seed, limit=args.limit, git=args.git)
+    report = run(args.count, args.seed, limit=args.limit, git=args.git, commands=args.commands)
     result = {**report.to_dict(), "seed": args.seed, "seconds": round(time.time() - started, 1)}
     text = json.dumps(result, indent=2, ensure_ascii=False)
     print(text)
     if args.json:
         args.json.write_text(text + "\n", encoding="utf-8")
-    return 1 if report.internal or report.hangs or report.multi_line else 0
+    found = report.internal + report.hangs + report.multi_line
+    found += report.command_internal + report.command_hangs + report.command_multi_line
+    return 1 if found else 0
 
 
 if __name__ == "__main__":

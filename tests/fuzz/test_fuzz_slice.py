@@ -25,3 +25,18 @@ def test_git_accepts_nothing_we_refuse() -> None:
     assert report.git_checked > 0
     assert report.git_accepts_we_refuse == 0, report.samples
     assert report.internal == 0, report.samples
+
+
+def test_every_command_on_forty_fuzzed_diffs() -> None:
+    """The commands that read a patch, in-process, with and without sources."""
+    report = run(40, seed=17, limit=60.0, commands=True)
+    assert report.command_runs["hunks"] == 40
+    assert report.command_runs["characterize"] == 40
+    assert report.command_runs["localization sources"] > 0
+    assert (report.command_internal, report.command_multi_line, report.command_hangs) == (
+        0,
+        0,
+        0,
+    ), report.samples
+    # Only exit codes 0 (a result) and 2 (an input error) occur.
+    assert {key.rsplit(": ", 1)[1] for key in report.command_exits} <= {"0", "2"}
