@@ -41,3 +41,23 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
     with pytest.raises(PatchError) as caught:
         read_patch(fifo)
     assert str(caught.value) == f"{fifo}: not a regular file (a device, FIFO or socket)"
+
+
+def test_a_patch_over_the_size_limit_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big = tmp_path / "big.diff"
+    big.write_bytes(b"x" * 20)
+    assert read_patch_bytes(big, max_bytes=20) == b"x" * 20  # exactly the limit: read
+    with pytest.raises(PatchError) as caught:
+        read_patch_bytes(big, max_bytes=19)
+    assert str(caught.value) == (
+        f"{big}: larger than 19 bytes, the most hunkmetrics reads of a patch "
+        "(set HUNKMETRICS_MAX_PATCH_BYTES to read more)"
+    )
+    monkeypatch.setenv("HUNKMETRICS_MAX_PATCH_BYTES", "10")
+    with pytest.raises(PatchError, match="larger than 10 bytes"):
+        read_patch(big)
+    monkeypatch.setenv("HUNKMETRICS_MAX_PATCH_BYTES", "ten")
+    with pytest.raises(PatchError, match="expected a number of bytes"):
+        read_patch(big)

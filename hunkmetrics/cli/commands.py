@@ -25,6 +25,7 @@ from ..lang.selection import DEFAULT_SELECTION, EXCLUDE_TESTS_DEFAULT, PathSelec
 from ..metrics.birch_artifacts import PublishedArtifacts
 from ..metrics.divergence import PAIR_KEYS
 from ..metrics.profiles import DISTRIBUTED_WEIGHT, PROFILES
+from ..patch.parse import read_stdin_bytes
 from ..workspace import Workspace, open_candidate, open_workspace
 from .common import command_group, guarded, plain, print_warnings
 from .options import (
@@ -71,7 +72,7 @@ def load(
     selection: PathSelection = DEFAULT_SELECTION,
 ) -> Workspace:
     """The shared inputs of every command, as one Workspace."""
-    stdin = sys.stdin.buffer.read() if patch == "-" else None
+    stdin = read_stdin_bytes(sys.stdin.buffer) if patch == "-" else None
     return open_workspace(
         patch,
         repo=repo,
@@ -503,7 +504,7 @@ def localization(
     """
 
     def run() -> None:
-        stdin = sys.stdin.buffer.read() if candidate == "-" else None
+        stdin = read_stdin_bytes(sys.stdin.buffer) if candidate == "-" else None
         files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
         with ExitStack() as stack:
             ref_ws = stack.enter_context(

@@ -13,6 +13,7 @@ import stat
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import BinaryIO
 
 from ..errors import PatchError
 from .model import FileDiff, FileStatus, Hunk, Line, LineKind, Patch
@@ -97,9 +98,37 @@ def read_patch(
     return parse_patch(data, name=str(source), reverse=reverse, hunking=hunking)
 
 
-def read_patch_bytes(path: str | Path) -> bytes:
-    """A patch file's bytes; what is not a readable regular file is a one-line
-    PatchError (a device or FIFO such as /dev/zero would never end)."""
+MAX_PATCH_BYTES_ENV = "HUNKMETRICS_MAX_PATCH_BYTES"
+DEFAULT_MAX_PATCH_BYTES = 256 * 1024 * 1024
+
+
+def max_patch_bytes() -> int:
+    """The largest patch file read: `HUNKMETRICS_MAX_PATCH_BYTES` (bytes) or 256 MiB."""
+    value = os.environ.get(MAX_PATCH_BYTES_ENV)
+    if value is None:
+        return DEFAULT_MAX_PATCH_BYTES
+    if not value.isascii() or not value.isdigit() or int(value) < 1:
+        raise patch_error(f"{MAX_PATCH_BYTES_ENV}={value!r}: expected a number of bytes")
+    return int(value)
+
+
+def read_stdin_bytes(stream: BinaryIO, max_bytes: int | None = None) -> bytes:
+    """A diff from standard input, under the same size limit as a patch file."""
+    limit = max_patch_bytes() if max_bytes is None else max_bytes
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise patch_error(
+            f"standard input: larger than {limit:,} bytes, the most hunkmetrics reads of a "
+            f"patch (set {MAX_PATCH_BYTES_ENV} to read more)"
+        )
+    return data
+
+
+def read_patch_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
+    """A patch file's bytes; what is not a readable regular file, or is larger than
+    `max_bytes` (default `max_patch_bytes()`), is a one-line PatchError (a device or
+    FIFO such as /dev/zero would never end)."""
+    limit = max_patch_bytes() if max_bytes is None else max_bytes
     target = Path(path)
     shown = show(str(path))
     if not target.exists():
@@ -115,9 +144,15 @@ def read_patch_bytes(path: str | Path) -> bytes:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise patch_error(f"{shown}: not a regular file (a device, FIFO or socket)")
         try:
-            return handle.read()
+            data = handle.read(limit + 1)
         except OSError as exc:
             raise patch_error(f"{shown}: cannot read ({exc.strerror})") from None
+    if len(data) > limit:
+        raise patch_error(
+            f"{shown}: larger than {limit:,} bytes, the most hunkmetrics reads of a patch "
+            f"(set {MAX_PATCH_BYTES_ENV} to read more)"
+        )
+    return data
 
 
 def parse_patch(
