@@ -617,9 +617,11 @@ def characterize(
     pairs: PairsOpt = False,
     format: FormatOpt = Format.table,
 ) -> None:
-    """Everything about one patch in one run: hunks and their methods, divergence,
-    proximity and, with --reference, localization against the developer's patch. Each
-    file is parsed once for all of it.
+    """Everything about one patch in one run: hunks, divergence, proximity, localization.
+
+    Hunks and their methods, the divergence and the proximity class and, with
+    --reference, localization against the developer's patch. Each file is parsed once
+    for all of it.
 
     Examples:
 

@@ -42,12 +42,16 @@ def _version(value: bool) -> None:
 def root(
     ctx: typer.Context,
     debug: Annotated[
-        bool, typer.Option("--debug", help="Show tracebacks of internal errors.")
+        bool, typer.Option("--debug", metavar="", help="Show tracebacks of internal errors.")
     ] = False,
     version: Annotated[
         bool,
         typer.Option(
-            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+            "--version",
+            metavar="",
+            callback=_version,
+            is_eager=True,
+            help="Print the version and exit.",
         ),
     ] = False,
 ) -> None:
