@@ -22,6 +22,11 @@ EXPECTED_COLUMNS = [
     "id",
     "error",
     "patch",
+    "commit",
+    "parent",
+    "date",
+    "author",
+    "summary",
     "hunk_count",
     "divergence",
     "lexical_mean",
@@ -39,6 +44,7 @@ EXPECTED_COLUMNS = [
     "source",
     "source_side",
     "warnings",
+    "warning_text",
     "profile",
     "cutoff",
     "distributed_weight",
@@ -325,6 +331,38 @@ def test_read_results_types_every_field_export_and_report_use(tmp_path: Path) ->
     assert second.hunk_count is None and second.divergence.value is None
     assert second.proximity.label is None and second.commit is None
     assert second.config.reverse is None and second.config.hunking == "as-given"
+
+
+def test_mine_commit_columns_and_warnings_as_text(tmp_path: Path) -> None:
+    mined = {
+        "id": "c0ffee",
+        "commit": "c0ffee",
+        "parent": "beef",
+        "summary": "Fix the frobnicator",
+        "date": "2024-01-09T12:00:00+00:00",
+        "author": "Ada",
+        "error": None,
+        "warnings": ["hunk 2: no source", "=file moved"],
+    }
+    batch = {"id": "b", "error": None, "warnings": []}  # a batch record: no commit
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(batch) + "\n" + json.dumps(mined) + "\n")
+    out = tmp_path / "t.csv"
+    result = cli.invoke(app, ["export", str(path), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    b, c = list(csv.DictReader(out.open(newline="", encoding="utf-8")))
+    assert (c["commit"], c["parent"], c["date"], c["author"], c["summary"]) == (
+        "c0ffee",
+        "beef",
+        "2024-01-09T12:00:00+00:00",
+        "Ada",
+        "Fix the frobnicator",
+    )
+    # joined by " | "; the cell starts with "h", so no apostrophe although a warning has "="
+    assert c["warning_text"] == "hunk 2: no source | =file moved"
+    assert c["warnings"] == "2"
+    assert (b["commit"], b["parent"], b["date"], b["author"], b["summary"]) == ("",) * 5
+    assert (b["warnings"], b["warning_text"]) == ("0", "")
 
 
 def test_a_non_string_error_is_an_error_row(tmp_path: Path) -> None:

@@ -27,11 +27,25 @@ FORMATS = ("csv", "parquet")
 
 Getter = Callable[[ResultRecord], str | int | float | bool | None]
 
+WARNING_SEPARATOR = " | "
+
+
+def warning_text(record: ResultRecord) -> str | None:
+    """The record's warnings in one cell, joined by WARNING_SEPARATOR (None: no list)."""
+    messages = record.warning_messages
+    return None if messages is None else WARNING_SEPARATOR.join(messages)
+
+
 # (column, type for Parquet, how to get it from a record). Keep in step with docs/batch.md.
 COLUMNS: list[tuple[str, str, Getter]] = [
     ("id", "string", lambda r: r.id),
     ("error", "string", lambda r: r.error),
     ("patch", "string", lambda r: r.patch),
+    ("commit", "string", lambda r: r.commit.commit if r.commit else None),
+    ("parent", "string", lambda r: r.commit.parent if r.commit else None),
+    ("date", "string", lambda r: r.commit.date if r.commit else None),
+    ("author", "string", lambda r: r.commit.author if r.commit else None),
+    ("summary", "string", lambda r: r.commit.summary if r.commit else None),
     ("hunk_count", "int64", lambda r: r.hunk_count),
     ("divergence", "float64", lambda r: r.divergence.value),
     ("lexical_mean", "float64", lambda r: r.divergence.lexical),
@@ -49,6 +63,7 @@ COLUMNS: list[tuple[str, str, Getter]] = [
     ("source", "string", lambda r: r.source),
     ("source_side", "string", lambda r: r.source_side),
     ("warnings", "int64", lambda r: r.warnings),
+    ("warning_text", "string", warning_text),
     ("profile", "string", lambda r: r.profile),
     ("cutoff", "int64", lambda r: r.config.cutoff),
     ("distributed_weight", "float64", lambda r: r.config.distributed_weight),

@@ -205,6 +205,11 @@ def _count(value: object) -> int | None:
     return len(value) if isinstance(value, list) else None
 
 
+def _texts(value: object) -> tuple[str, ...] | None:
+    """The strings of a list (other items skipped); None when it is not a list."""
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else None
+
+
 @dataclass(frozen=True)
 class DivergenceSummary:
     """`divergence` of a record: its value, the component means, and how many hunks the
@@ -273,6 +278,7 @@ class ResultRecord:
     source: str | None = None  # `source.description`
     source_side: str | None = None
     warnings: int | None = None  # how many
+    warning_messages: tuple[str, ...] | None = None  # their text (items that are strings)
     config: RunConfig = RunConfig()
     tool_version: str | None = None
     commit: CommitMeta | None = None  # mine's records only
@@ -318,6 +324,7 @@ def parse_result(raw: Mapping[str, object]) -> ResultRecord:
         source=_str(_get(raw, "source", "description")),
         source_side=_str(_get(raw, "source", "side")),
         warnings=_count(raw.get("warnings")),
+        warning_messages=_texts(raw.get("warnings")),
         config=RunConfig(
             profile=_str(_get(raw, "config", "profile")),
             cutoff=_int(_get(raw, "config", "cutoff")),
