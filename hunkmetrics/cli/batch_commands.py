@@ -301,10 +301,11 @@ def export(
 ) -> None:
     """One table row per patch of a batch's results, sorted by id.
 
-    Columns: id, error, patch, hunk_count, divergence, lexical_mean, structural_mean,
-    file_mean, proximity, files, packages, classes, methods, shared_package_depth,
-    located_by, unplaced_hunks, excluded_hunks, source, source_side, warnings, profile,
-    cutoff, distributed_weight, hunking, reverse, tool_version, config_fingerprint
+    Columns: id, error, patch, commit, parent, date, author, summary (mine's records),
+    hunk_count, divergence, lexical_mean, structural_mean, file_mean, proximity, files,
+    packages, classes, methods, shared_package_depth, located_by, unplaced_hunks,
+    excluded_hunks, source, source_side, warnings, warning_text, profile, cutoff,
+    distributed_weight, hunking, reverse, tool_version, config_fingerprint
     (docs/batch.md). Torn or invalid lines are skipped with a warning.
 
     Examples:
