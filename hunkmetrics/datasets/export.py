@@ -36,6 +36,10 @@ def warning_text(record: ResultRecord) -> str | None:
     return None if messages is None else WARNING_SEPARATOR.join(messages)
 
 
+def _first(*values: int | None) -> int | None:
+    return next((v for v in values if v is not None), None)
+
+
 # (column, type for Parquet, how to get it from a record). Keep in step with docs/batch.md.
 COLUMNS: list[tuple[str, str, Getter]] = [
     ("id", "string", lambda r: r.id),
@@ -65,7 +69,8 @@ COLUMNS: list[tuple[str, str, Getter]] = [
     ("warnings", "int64", lambda r: r.warnings),
     ("warning_text", "string", warning_text),
     ("profile", "string", lambda r: r.profile),
-    ("cutoff", "int64", lambda r: r.config.cutoff),
+    # The cutoff used (`proximity.cutoff`); without it (an error row), the one asked for.
+    ("cutoff", "int64", lambda r: _first(r.proximity.cutoff, r.config.cutoff)),
     ("distributed_weight", "float64", lambda r: r.config.distributed_weight),
     ("hunking", "string", lambda r: r.config.hunking),
     ("reverse", "bool", lambda r: r.config.reverse),

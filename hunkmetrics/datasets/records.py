@@ -235,6 +235,7 @@ class ProximitySummary:
     shared_package_depth: int | None = None
     located_by: str | None = None
     unplaced_hunks: int | None = None
+    cutoff: int | None = None  # the Sprawl cutoff used (`config.cutoff` is the one asked for)
 
 
 @dataclass(frozen=True)
@@ -320,6 +321,7 @@ def parse_result(raw: Mapping[str, object]) -> ResultRecord:
             shared_package_depth=_int(_get(raw, "proximity", "shared_package_depth")),
             located_by=_str(_get(raw, "proximity", "located_by")),
             unplaced_hunks=_count(_get(raw, "proximity", "unplaced_hunks")),
+            cutoff=_int(_get(raw, "proximity", "cutoff")),
         ),
         source=_str(_get(raw, "source", "description")),
         source_side=_str(_get(raw, "source", "side")),

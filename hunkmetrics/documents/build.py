@@ -211,7 +211,7 @@ def proximity_document(workspace: DocumentSource, result: ProximityResult) -> JS
             "warnings": workspace.warnings + list(result.warnings),
         },
         profile=result.profile,
-        cutoff=result.cutoff,
+        cutoff=result.requested_cutoff,
     )
 
 
@@ -275,7 +275,7 @@ def characterize_document(
         body,
         profile=divergence.profile,
         distributed_weight=divergence.distributed_weight,
-        cutoff=proximity.cutoff,
+        cutoff=proximity.requested_cutoff,
         **divergence.artifacts.config(),
     )
 

@@ -141,7 +141,9 @@ CONFIGS = {
             _config(profile=PROFILE, distributed_weight=UNIT, hunking=HUNKING, reverse=BOOL)
         )
     ),
-    "proximity": _config(profile=PROFILE, cutoff=COUNT, hunking=HUNKING, reverse=BOOL),
+    # `cutoff` is the one asked for; null: the profile's, worked out per patch (the value
+    # used is in the `proximity` object), so that it does not change the fingerprint.
+    "proximity": _config(profile=PROFILE, cutoff=Nullable(COUNT), hunking=HUNKING, reverse=BOOL),
     "localization": _config(
         exclude_tests=BOOL, hunking=HUNKING, reverse_reference=BOOL, reverse_candidate=BOOL
     ),
@@ -150,7 +152,7 @@ CONFIGS = {
             _config(
                 profile=PROFILE,
                 distributed_weight=UNIT,
-                cutoff=COUNT,
+                cutoff=Nullable(COUNT),
                 hunking=HUNKING,
                 reverse=BOOL,
             )
@@ -260,11 +262,7 @@ RECORD = OneOf(
                 **COMMIT_FIELDS,
                 "schema": _CHARACTERIZE.fields["schema"],
                 "tool": _CHARACTERIZE.fields["tool"],
-                # As requested: an automatic cutoff was never worked out, so it is null.
-                "config": Obj(
-                    {**CONFIGS["characterize"].fields, "cutoff": Nullable(COUNT)},
-                    CONFIGS["characterize"].optional,
-                ),
+                "config": CONFIGS["characterize"],
                 "patch": STR,
                 "profile": PROFILE,
                 "hunk_count": Nullable(COUNT),

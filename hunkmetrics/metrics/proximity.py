@@ -68,6 +68,8 @@ class ProximityResult:
     reason: str
     unplaced_hunks: tuple[int, ...] = ()
     warnings: tuple[str, ...] = field(default=())
+    # The cutoff asked for (a setting); None: the profile's, worked out per patch as `cutoff`.
+    requested_cutoff: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The `proximity` object (PROXIMITY)."""
@@ -103,6 +105,7 @@ def classify(
     prof = get_profile(profile)
     paths = [item.file.path for item in located]
     packages = [prof.package_of(p) for p in paths]
+    requested = cutoff
     if cutoff is None:
         cutoff = prof.cutoff_for(packages)
     origins = {item.location.located_by for item in located}
@@ -128,6 +131,7 @@ def classify(
         shared_prefix=prefix,
         located_by=located_by,
         unplaced_hunks=unplaced,
+        requested_cutoff=requested,
     )
     if len(located) < 2:
         return facts
