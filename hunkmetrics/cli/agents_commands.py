@@ -26,7 +26,7 @@ from ..agents.batch import evaluate_runs, read_references
 from ..agents.evaluate import Settings
 from ..errors import HunkmetricsError
 from .common import guarded, print_warnings
-from .options import ExcludeTestsOpt, RepoOpt, ReverseOpt, RevOpt
+from .options import JOBS_DEFAULT, ExcludeTestsOpt, JobsOpt, RepoOpt, ReverseOpt, RevOpt
 from .output import write_text
 
 app = typer.Typer(
@@ -199,7 +199,7 @@ def evaluate(
             "overwritten: an existing file needs --resume.",
         ),
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    jobs: JobsOpt = JOBS_DEFAULT,
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue --out, skipping the runs it has.")
     ] = False,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,6 +24,7 @@ from ..lang.selection import EXCLUDE_TESTS_DEFAULT
 from ..metrics.profiles import DISTRIBUTED_WEIGHT
 from .common import command_group, guarded, print_warnings
 from .options import (
+    JOBS_DEFAULT,
     PROFILE_DEFAULT,
     AllFilesOpt,
     CutoffOpt,
@@ -34,6 +34,7 @@ from .options import (
     HunksOpt,
     IgnoreCommentOnlyOpt,
     IncludeOpt,
+    JobsOpt,
     PairsOpt,
     PathPrefixOpt,
     ProfileOpt,
@@ -150,17 +151,7 @@ def batch(
     cutoff: CutoffOpt = None,
     weight: WeightOpt = DISTRIBUTED_WEIGHT,
     pairs: PairsOpt = False,
-    jobs: Annotated[
-        int | None,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            help="Worker processes (local executor). Default: the number of CPUs.",
-            show_default=False,
-            rich_help_panel="Running",
-        ),
-    ] = None,
+    jobs: JobsOpt = JOBS_DEFAULT,
     resume: Annotated[
         bool,
         typer.Option(
@@ -234,7 +225,7 @@ def batch(
     def run() -> None:
         if scheduler is not None and executor is not ExecutorKind.dask:
             raise HunkmetricsError("--scheduler is for --executor dask")
-        if executor is ExecutorKind.dask and jobs is not None:
+        if executor is ExecutorKind.dask and jobs != JOBS_DEFAULT:
             print_warnings(
                 [
                     "--jobs is ignored with --executor dask: every thread of the "
@@ -258,7 +249,7 @@ def batch(
                 settings=settings,
                 defaults=Defaults(repo=repo, rev=rev, reverse=reverse, path_prefix=path_prefix),
                 executor=executor.value,
-                jobs=jobs or os.cpu_count() or 1,
+                jobs=jobs,
                 scheduler=scheduler,
                 resume=resume,
                 ordered=ordered,

@@ -15,12 +15,14 @@ from ..datasets.mine import mine as mine_repository
 from ..lang.selection import EXCLUDE_TESTS_DEFAULT
 from .common import command_group, guarded
 from .options import (
+    JOBS_DEFAULT,
     PROFILE_DEFAULT,
     AllFilesOpt,
     ExcludeOpt,
     ExcludeTestsOpt,
     IgnoreCommentOnlyOpt,
     IncludeOpt,
+    JobsOpt,
     PairsOpt,
     ProfileOpt,
 )
@@ -143,17 +145,7 @@ def mine(
     ] = None,
     profile: ProfileOpt = PROFILE_DEFAULT,
     pairs: PairsOpt = False,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            help="Characterize in this many processes (1: in this one, "
-            "lines in history order; more: lines in the order they finish).",
-            rich_help_panel=_RUN,
-        ),
-    ] = 1,
+    jobs: JobsOpt = JOBS_DEFAULT,
     resume: Annotated[
         bool,
         typer.Option(

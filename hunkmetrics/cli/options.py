@@ -155,6 +155,20 @@ PairsOpt = Annotated[
         rich_help_panel="Metric",
     ),
 ]
+# One default for `batch`, `mine` and `agents evaluate`: one worker, so that a run never
+# takes every CPU (and their memory) unasked; `--jobs N` to spread it.
+JOBS_DEFAULT = 1
+JobsOpt = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        help="How many patches to work on at once, each in its own process; with more than "
+        "one, lines come in the order they finish.",
+        rich_help_panel="Running",
+    ),
+]
 ExcludeTestsOpt = Annotated[
     bool,
     typer.Option(
