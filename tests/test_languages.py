@@ -95,6 +95,29 @@ def test_go_methods_belong_to_their_receiver() -> None:
     ]
 
 
+def test_go_parameter_types_keep_their_spaces() -> None:
+    source = (
+        "package cmd\n"  # 1
+        "\n"  # 2
+        "func (c *Command) On(name string, f func(cmd *Command, toComplete string) "
+        "([]string, error)) error {\n"  # 3
+        "\treturn nil\n"  # 4
+        "}\n"  # 5
+        "\n"  # 6
+        "func Pipe(in <-chan  int, out chan<- int, m map[string]int, xs ...func(a int)) {}\n"  # 7
+    )
+    index = build_index(source.encode(), all_rules()["go"], "cmd/command.go")
+    # By type as written; a run of whitespace (two spaces in `<-chan  int`) is one space.
+    assert [(s.name, s.start, s.end) for s in index.scopes] == [
+        (
+            "cmd.Command.On(string,func(cmd *Command, toComplete string) ([]string, error))",
+            3,
+            5,
+        ),
+        ("cmd.Pipe(<-chan int,chan<- int,map[string]int,...func(a int))", 7, 7),
+    ]
+
+
 def test_c_functions_with_pointer_and_array_parameters() -> None:
     source = (
         "#include <stdio.h>\n"  # 1

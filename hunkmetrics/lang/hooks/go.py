@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import tree_sitter as ts
 
-from ..names import clean_type, join, text
+from ..names import SPACE_RE, clean_type, join, text
 from ..paths import directory_package
 from .base import Hooks, Placement
 
@@ -23,12 +23,19 @@ def _receiver(node: ts.Node) -> str | None:
     return None
 
 
+def _type(node: ts.Node | None) -> str:
+    """A parameter's type as written, each run of whitespace one space: Go writes names
+    and types apart (`func(toComplete string) error`, `<-chan int`), so unlike other
+    languages' types the spaces stay."""
+    return SPACE_RE.sub(" ", text(node)).strip()
+
+
 class GoHooks(Hooks):
     def parameters(self, node: ts.Node) -> list[str]:
         params = node.child_by_field_name("parameters")
         out: list[str] = []
         for child in params.named_children if params is not None else ():
-            kind = clean_type(text(child.child_by_field_name("type")))
+            kind = _type(child.child_by_field_name("type"))
             if child.type == "variadic_parameter_declaration":
                 out.append("..." + kind)
             elif child.type == "parameter_declaration":
