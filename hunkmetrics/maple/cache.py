@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import hashlib
 import logging
 import os
 import pickle
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from ..lang import FileIndex, Scope
 from ..version import __version__
 from .records import FileRecord, StatKey
 
-__all__ = ["IndexCache", "default_cache_dir"]
+__all__ = ["IndexCache", "default_cache_dir", "no_cyclic_gc"]
 
 _SCOPE_FIELDS = tuple(f.name for f in dataclasses.fields(Scope))
 _INDEX_FIELDS = tuple(f.name for f in dataclasses.fields(FileIndex))
@@ -34,6 +35,20 @@ def _reduce_scope(scope: Scope) -> tuple[type[Scope], tuple[object, ...]]:
 
 def _reduce_index(index: FileIndex) -> tuple[type[FileIndex], tuple[object, ...]]:
     return FileIndex, tuple(getattr(index, name) for name in _INDEX_FIELDS)
+
+
+@contextlib.contextmanager
+def no_cyclic_gc() -> Iterator[None]:
+    """Pause Python's cycle collector while many acyclic objects are made (a cache is
+    loaded, an index built from it): it would walk the growing heap again and again,
+    nearly doubling the time, and find nothing to free."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def default_cache_dir(root: Path) -> Path:
@@ -120,7 +135,7 @@ class IndexCache:
 
     def _read(self, file: Path) -> dict[str, Any] | None:
         try:
-            with file.open("rb") as handle:
+            with file.open("rb") as handle, no_cyclic_gc():
                 data = pickle.load(handle)  # noqa: S301 (the user's own cache directory)
         except FileNotFoundError:
             return None

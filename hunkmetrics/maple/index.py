@@ -20,7 +20,7 @@ from typing import TypeVar
 from ..errors import SourceError
 from ..lang import Scope, build_index, default_languages
 from ..sources import blob_hash, git
-from .cache import IndexCache, default_cache_dir
+from .cache import IndexCache, default_cache_dir, no_cyclic_gc
 from .occurrences import word_table
 from .paths import PathSet, contained
 from .records import FileRecord, Parsed, StatKey
@@ -305,7 +305,8 @@ class RepoIndex:
         with self._lock:
             cached = self._cache.load() if self._cache else None
             listing = self._tree.listing()
-            changed = self._update(listing, cached)
+            with no_cyclic_gc():
+                changed = self._update(listing, cached)
             self._last_scan = time.monotonic()
             if changed or cached is None or not cached.holds(self.files.values()):
                 self.save()
