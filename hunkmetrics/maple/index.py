@@ -316,15 +316,21 @@ class RepoIndex:
         """Write the index to the on-disk cache (when there is one)."""
         if self._cache is not None:
             with self._lock:
-                self.load_words()  # the word file is rewritten too
+                self._fill_words()  # the word file is rewritten too
                 self._cache.save(self.files.values())
 
     def load_words(self) -> None:
         """Give every file its word table: those a start took from the on-disk cache are
         read from its word file (once, on first need), and any it lacks are parsed."""
         with self._lock:
+            if self._fill_words() and self._cache is not None:
+                self._cache.save_words(self.files.values())  # the next start has them
+
+    def _fill_words(self) -> bool:
+        """`load_words` without writing; whether any table had to be parsed."""
+        with self._lock:
             if not self._words_missing:
-                return
+                return False
             stored = self._cache.load_words() if self._cache is not None else {}
             todo: list[tuple[str, bytes]] = []
             for path, record in self.files.items():
@@ -338,8 +344,7 @@ class RepoIndex:
             for (path, _), words in zip(todo, self._in_parallel(_words_one, todo), strict=True):
                 self.files[path] = replace(self.files[path], words=words)
             self._words_missing = False
-            if todo and self._cache is not None:
-                self._cache.save_words(self.files.values())
+            return bool(todo)
 
     def words(self, path: str) -> bytes:
         """The file's word table (`occurrences.word_table`)."""
