@@ -1,28 +1,31 @@
-"""The index's on-disk cache: each file's lang index and word table by path, blob and
-package, and the stat each working-tree file had, so a restart parses only what changed."""
+"""The index's on-disk cache: each file's lang index by path, blob and package, and the
+stat each working-tree file had, so a restart parses only what changed; and, in a file of
+their own that a start does not read, each file's word table by path and blob."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import hashlib
 import logging
 import os
 import pickle
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from ..lang import FileIndex, Scope
 from ..version import __version__
-from .records import FileRecord, Parsed, StatKey
+from .records import FileRecord, StatKey
 
-__all__ = ["IndexCache", "default_cache_dir"]
+__all__ = ["IndexCache", "default_cache_dir", "no_cyclic_gc"]
 
 _SCOPE_FIELDS = tuple(f.name for f in dataclasses.fields(Scope))
 _INDEX_FIELDS = tuple(f.name for f in dataclasses.fields(FileIndex))
 # A cache written for other fields (another hunkmetrics) is rebuilt, not misread.
-_FORMAT = f"maple-index-3/{__version__}/{','.join(_SCOPE_FIELDS + _INDEX_FIELDS)}"
+_FORMAT = f"maple-index-4/{__version__}/{','.join(_SCOPE_FIELDS + _INDEX_FIELDS)}"
 log = logging.getLogger("hunkmetrics.maple")
 
 
@@ -34,6 +37,20 @@ def _reduce_index(index: FileIndex) -> tuple[type[FileIndex], tuple[object, ...]
     return FileIndex, tuple(getattr(index, name) for name in _INDEX_FIELDS)
 
 
+@contextlib.contextmanager
+def no_cyclic_gc() -> Iterator[None]:
+    """Pause Python's cycle collector while many acyclic objects are made (a cache is
+    loaded, an index built from it): it would walk the growing heap again and again,
+    nearly doubling the time, and find nothing to free."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def default_cache_dir(root: Path) -> Path:
     """`$XDG_CACHE_HOME/hunkmetrics/maple/<hash of the repository path>`."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
@@ -42,20 +59,21 @@ def default_cache_dir(root: Path) -> Path:
 
 
 class IndexCache:
-    """One pickle file in a directory the user owns (never shared: pickle is code)."""
+    """Two pickle files in a directory the user owns (never shared: pickle is code): the
+    lang indexes, read at start-up, and the word tables, read on first need."""
 
     class Entries:
         """What a previous run saved."""
 
         def __init__(
             self,
-            indexes: dict[tuple[str, str, str | None], Parsed],
+            indexes: dict[tuple[str, str, str | None], FileIndex],
             stats: dict[str, tuple[StatKey, str]],
         ) -> None:
             self.indexes = indexes
             self.stats = stats
 
-        def get(self, path: str, blob: str, package: str | None) -> Parsed | None:
+        def get(self, path: str, blob: str, package: str | None) -> FileIndex | None:
             return self.indexes.get((path, blob, package))
 
         def holds(self, records: Iterable[FileRecord]) -> bool:
@@ -80,39 +98,66 @@ class IndexCache:
 
     def __init__(self, directory: Path) -> None:
         self.file = directory / "index.pickle"
+        self.words_file = directory / "words.pickle"
 
     def load(self) -> IndexCache.Entries | None:
+        data = self._read(self.file)
+        if data is None:
+            return None
+        return IndexCache.Entries(data["indexes"], data["stats"])
+
+    def load_words(self) -> dict[tuple[str, str], bytes]:
+        """The word tables saved, by path and blob (none when there is no word file)."""
+        data = self._read(self.words_file)
+        words: dict[tuple[str, str], bytes] = data["words"] if data is not None else {}
+        return words
+
+    def save(self, records: Iterable[FileRecord]) -> None:
+        """Write the lang indexes and stats of these records, and the word tables of those
+        that have theirs."""
+        indexes: dict[tuple[str, str, str | None], FileIndex] = {}
+        stats: dict[str, tuple[StatKey, str]] = {}
+        words: dict[tuple[str, str], bytes] = {}
+        for record in records:
+            indexes[(record.path, record.blob, record.package)] = record.index
+            if record.stat is not None:
+                stats[record.path] = (record.stat, record.blob)
+            if record.words is not None:
+                words[(record.path, record.blob)] = record.words
+        # The word file first: a start that finds an index file finds its word file too.
+        self._write(self.words_file, {"format": _FORMAT, "words": words})
+        self._write(self.file, {"format": _FORMAT, "indexes": indexes, "stats": stats})
+
+    def save_words(self, records: Iterable[FileRecord]) -> None:
+        """Write the word tables of these records (all of them must have theirs)."""
+        words = {(r.path, r.blob): r.words for r in records if r.words is not None}
+        self._write(self.words_file, {"format": _FORMAT, "words": words})
+
+    def _read(self, file: Path) -> dict[str, Any] | None:
         try:
-            with self.file.open("rb") as handle:
+            with file.open("rb") as handle, no_cyclic_gc():
                 data = pickle.load(handle)  # noqa: S301 (the user's own cache directory)
         except FileNotFoundError:
             return None
         except Exception as exc:  # a damaged or foreign cache is rebuilt, not fatal
-            log.warning("ignoring the index cache %s: %s", self.file, exc)
+            log.warning("ignoring the index cache %s: %s", file, exc)
             return None
         if not isinstance(data, dict) or data.get("format") != _FORMAT:
             return None
-        return IndexCache.Entries(data["indexes"], data["stats"])
+        return data
 
-    def save(self, records: Iterable[FileRecord]) -> None:
-        indexes: dict[tuple[str, str, str | None], Parsed] = {}
-        stats: dict[str, tuple[StatKey, str]] = {}
-        for record in records:
-            indexes[(record.path, record.blob, record.package)] = (record.index, record.words)
-            if record.stat is not None:
-                stats[record.path] = (record.stat, record.blob)
-        payload = {"format": _FORMAT, "indexes": indexes, "stats": stats}
+    def _write(self, file: Path, payload: dict[str, object]) -> None:
         try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.file.parent, suffix=".tmp")
+            file.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=file.parent, suffix=".tmp")
             with os.fdopen(fd, "wb") as handle:
                 pickler = pickle.Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL)
                 # Rebuilt through their constructors: much faster to load than the
                 # default state restoring of slotted dataclasses.
                 pickler.dispatch_table = {Scope: _reduce_scope, FileIndex: _reduce_index}
                 pickler.dump(payload)
-            os.replace(tmp, self.file)
+            os.replace(tmp, file)
         except OSError as exc:
-            log.warning("could not write the index cache %s: %s", self.file, exc)
+            log.warning("could not write the index cache %s: %s", file, exc)
             with contextlib.suppress(OSError, UnboundLocalError):
                 os.unlink(tmp)

@@ -10,16 +10,17 @@ import stat as stat_module
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
 
 from ..errors import SourceError
 from ..lang import Scope, build_index, default_languages
 from ..sources import blob_hash, git
-from .cache import IndexCache, default_cache_dir
+from .cache import IndexCache, default_cache_dir, no_cyclic_gc
 from .occurrences import word_table
 from .paths import PathSet, contained
 from .records import FileRecord, Parsed, StatKey
@@ -57,6 +58,8 @@ SKIP_DIRS = frozenset(
 )
 _PARALLEL_MIN = 64  # fewer files than this are parsed in-process
 _LINES_HELD = 512  # files whose decoded lines are kept
+_Item = TypeVar("_Item")
+_Result = TypeVar("_Result")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +130,16 @@ def _index_one(item: tuple[str, bytes, str | None]) -> Parsed:
     return index, word_table(data, tree, language)
 
 
-def _index_batch(batch: list[tuple[str, bytes, str | None]]) -> list[Parsed]:
-    return [_index_one(item) for item in batch]
+def _words_one(item: tuple[str, bytes]) -> bytes:
+    path, data = item
+    language = default_languages().for_path(path)
+    assert language is not None
+    return word_table(data, language.parser().parse(data), language)
+
+
+def _run_batch(job: tuple[Callable[[_Item], _Result], list[_Item]]) -> list[_Result]:
+    one, batch = job
+    return [one(item) for item in batch]
 
 
 class _Tree:
@@ -276,6 +287,7 @@ class RepoIndex:
         self._paths = PathSet(())
         self._last_scan = 0.0
         self._lock = threading.RLock()
+        self._words_missing = False  # some records' word tables are still on disk
         self._watcher: threading.Thread | None = None
         self._stop = threading.Event()
         cache_root = Path(cache_dir) if cache_dir else default_cache_dir(self.root)
@@ -293,7 +305,8 @@ class RepoIndex:
         with self._lock:
             cached = self._cache.load() if self._cache else None
             listing = self._tree.listing()
-            changed = self._update(listing, cached)
+            with no_cyclic_gc():
+                changed = self._update(listing, cached)
             self._last_scan = time.monotonic()
             if changed or cached is None or not cached.holds(self.files.values()):
                 self.save()
@@ -302,7 +315,46 @@ class RepoIndex:
     def save(self) -> None:
         """Write the index to the on-disk cache (when there is one)."""
         if self._cache is not None:
-            self._cache.save(self.files.values())
+            with self._lock:
+                self._fill_words()  # the word file is rewritten too
+                self._cache.save(self.files.values())
+
+    def load_words(self) -> None:
+        """Give every file its word table: those a start took from the on-disk cache are
+        read from its word file (once, on first need), and any it lacks are parsed."""
+        with self._lock:
+            if self._fill_words() and self._cache is not None:
+                self._cache.save_words(self.files.values())  # the next start has them
+
+    def _fill_words(self) -> bool:
+        """`load_words` without writing; whether any table had to be parsed."""
+        with self._lock:
+            if not self._words_missing:
+                return False
+            stored = self._cache.load_words() if self._cache is not None else {}
+            todo: list[tuple[str, bytes]] = []
+            for path, record in self.files.items():
+                if record.words is not None:
+                    continue
+                words = stored.get((path, record.blob))
+                if words is not None:
+                    self.files[path] = replace(record, words=words)
+                else:
+                    todo.append((path, self.data(path)))
+            for (path, _), words in zip(todo, self._in_parallel(_words_one, todo), strict=True):
+                self.files[path] = replace(self.files[path], words=words)
+            self._words_missing = False
+            return bool(todo)
+
+    def words(self, path: str) -> bytes:
+        """The file's word table (`occurrences.word_table`)."""
+        with self._lock:
+            words = self.files[path].words
+            if words is None:
+                self.load_words()
+                words = self.files[path].words
+            assert words is not None
+            return words
 
     def _update(
         self,
@@ -340,11 +392,12 @@ class RepoIndex:
                     continue
                 blob = blob_hash(data)
             package = self._package(path)
-            found = cached.get(path, blob, package) if cached is not None else None
             if current is not None and current.blob == blob and current.package == package:
-                found = current.index, current.words
-            if found is not None:
-                self._put(FileRecord(path, blob, stat, found[0], package, found[1]))
+                self._put(FileRecord(path, blob, stat, current.index, package, current.words))
+                continue
+            found = cached.get(path, blob, package) if cached is not None else None
+            if found is not None:  # its word table stays on disk until needed
+                self._put(FileRecord(path, blob, stat, found, package, None))
                 continue
             if data is None:
                 data = self._tree.read(path, blob)
@@ -361,14 +414,18 @@ class RepoIndex:
 
     def _parse(self, todo: list[tuple[str, bytes, str | None]]) -> Iterator[Parsed]:
         self.parsed += len(todo)
+        return self._in_parallel(_index_one, todo)
+
+    def _in_parallel(self, one: Callable[[_Item], _Result], todo: list[_Item]) -> Iterator[_Result]:
+        """`one` of each item, in order, in `jobs` processes when there are many."""
         if self.jobs == 1 or len(todo) < _PARALLEL_MIN:
-            yield from (_index_one(item) for item in todo)
+            yield from (one(item) for item in todo)
             return
         size = max(4, len(todo) // (self.jobs * 32))  # small batches balance big files
-        batches = [todo[i : i + size] for i in range(0, len(todo), size)]
+        batches = [(one, todo[i : i + size]) for i in range(0, len(todo), size)]
         context = multiprocessing.get_context(_start_method())
         with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
-            for result in pool.map(_index_batch, batches):
+            for result in pool.map(_run_batch, batches):
                 yield from result
 
     def _package(self, path: str) -> str | None:
@@ -384,6 +441,8 @@ class RepoIndex:
             self._order = None
         self.files[record.path] = record
         self.names.add(record)
+        if record.words is None:
+            self._words_missing = True
         self._texts.pop(record.path, None)
         if record.index.parse_errors:
             self._warn(

@@ -15,11 +15,12 @@ Parsed = tuple[FileIndex, bytes]  # a file's lang index and its word table (occu
 @dataclass(frozen=True, slots=True)
 class FileRecord:
     """One indexed file: its blob, how it was seen on disk, its lang index and its word
-    table (`occurrences.word_table`)."""
+    table (`occurrences.word_table`; None until read from the on-disk cache, which
+    `RepoIndex.load_words` does on first need)."""
 
     path: str
     blob: str
     stat: StatKey | None  # (mtime_ns, size) in a working tree; None in a revision
     index: FileIndex
     package: str | None = None  # the package the hooks gave from the tree (None: the file's)
-    words: bytes = b""
+    words: bytes | None = None

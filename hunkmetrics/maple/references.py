@@ -74,8 +74,9 @@ def find_references(
     out: list[Reference] = []
     searched = files_left = occurrences_left = 0
     with index.lock:
+        index.load_words()
         for path in index.ordered_paths():
-            hit = lookup(index.files[path].words, name)
+            hit = lookup(index.words(path), name)
             if hit is None:
                 continue
             count, uses = hit

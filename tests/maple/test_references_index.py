@@ -80,3 +80,49 @@ def test_the_tables_follow_an_edit_and_a_restart(tmp_path: Path) -> None:
     warm = index_of(root, tmp_path)
     assert warm.parsed == 0
     assert find_references(warm, "fire") == after
+
+
+def test_a_start_leaves_the_word_tables_on_disk_until_needed(tmp_path: Path) -> None:
+    root = project(tmp_path, "java-project")
+    index_of(root, tmp_path)
+    assert (tmp_path / "cache" / "words.pickle").is_file()
+    warm = index_of(root, tmp_path)
+    assert warm.parsed == 0
+    assert all(record.words is None for record in warm.files.values())
+    assert [r.line for r in find_references(warm, "fire").found] == [65, 95]
+    assert all(record.words is not None for record in warm.files.values())
+    assert warm.parsed == 0  # read, not parsed
+    for word in ("fire", "Inventory", "add", "size"):
+        assert find_references(warm, word) == parse_references(warm, word)
+
+
+def test_a_lost_word_file_is_rebuilt_by_parsing(tmp_path: Path) -> None:
+    root = project(tmp_path, "java-project")
+    index_of(root, tmp_path)
+    words = tmp_path / "cache" / "words.pickle"
+    words.unlink()
+    warm = index_of(root, tmp_path)
+    assert warm.parsed == 0
+    assert [r.line for r in find_references(warm, "fire").found] == [65, 95]
+    assert find_references(warm, "Inventory") == parse_references(warm, "Inventory")
+    assert words.is_file()  # written again for the next start
+    again = index_of(root, tmp_path)
+    assert [r.line for r in find_references(again, "fire").found] == [65, 95]
+
+
+def test_an_edit_before_the_tables_are_read(tmp_path: Path) -> None:
+    root = project(tmp_path, "java-project")
+    index_of(root, tmp_path)
+    warm = index_of(root, tmp_path)
+    edited = "src/main/java/com/acme/core/Inventory.java"
+    path = root / edited
+    path.write_text("\n\n" + path.read_text())  # every line moves down two
+    warm.ensure_current(max_age=0.0)
+    assert warm.files[edited].words is not None  # re-indexed: its table is new
+    after = find_references(warm, "fire")
+    assert [r.line for r in after.found] == [67, 97]
+    assert after == parse_references(warm, "fire")
+    warm.save()
+    restarted = index_of(root, tmp_path)
+    assert restarted.parsed == 0
+    assert find_references(restarted, "fire") == after
