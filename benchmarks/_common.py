@@ -104,3 +104,22 @@ def compact_json(document: dict[str, Any]) -> str:
             out.append(f" {json.dumps(key)}: {json.dumps(value)}{comma}")
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+# Identifiers the synthetic Java generators draw names and strings from.
+WORDS = [
+    "count",
+    "total",
+    "items",
+    "buffer",
+    "index",
+    "cache",
+    "result",
+    "value",
+    "node",
+    "entry",
+    "offset",
+    "limit",
+    "queue",
+    "state",
+]

@@ -37,28 +37,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import WORDS, snapshot_hunkmetrics
 from _common import machine as common_machine
-from _common import snapshot_hunkmetrics
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "batch.json"
 METHODS = 24
-WORDS = [
-    "count",
-    "total",
-    "items",
-    "buffer",
-    "index",
-    "cache",
-    "result",
-    "value",
-    "node",
-    "entry",
-    "offset",
-    "limit",
-    "queue",
-    "state",
-]
 
 # --------------------------------------------------------------------------- the dataset
 

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import WORDS  # noqa: E402
+from _common import machine as common_machine  # noqa: E402
 
 import hunkmetrics
 
@@ -34,22 +36,6 @@ STATEMENTS = [
     "for (int i = 0; i < {n}; i++) {{ {a} += i; }}",
     'log.debug("{b} is " + {a});',
     '{b}.put("{a}", new ArrayList<>({n}));',
-]
-WORDS = [
-    "count",
-    "total",
-    "items",
-    "buffer",
-    "index",
-    "cache",
-    "result",
-    "value",
-    "node",
-    "entry",
-    "offset",
-    "limit",
-    "queue",
-    "state",
 ]
 
 
@@ -103,8 +89,10 @@ def main() -> None:
     )
     args = parser.parse_args()
     targets = [(args.hunks, args.profile, None, None)] if args.hunks else TARGETS
-    machine = f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}"
-    print(f"machine: {machine}")
+    machine = common_machine()
+    print(
+        f"machine: {machine['cpu_model']}, {machine['cpu_count']} cores, Python {machine['python']}"
+    )
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for hunks, profile, seconds, mib in targets:
