@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .documents import characterize_document
-from .errors import ArgumentError, PatchError
+from .errors import ArgumentError, PatchError, SourceError
 from .lang.hunk_kind import HunkKind, hunk_kind
 from .lang.index import ParseCache
 from .lang.locate import LocatedHunk, locate_patch
@@ -30,7 +30,7 @@ from .metrics.proximity import ProximityResult, classify
 from .patch.model import Patch
 from .patch.parse import parse_patch, read_patch
 from .patch.regions import recut_regions
-from .sources.readers import open_reader
+from .sources.readers import FileReader, open_reader
 from .sources.resolve import Sources, resolve_sources
 
 PatchInput = str | Path | bytes | Patch
@@ -253,18 +253,20 @@ def load_patch(
     hunking: Hunking = "as-given",
     stdin: bytes | None = None,
     selection: PathSelection = DEFAULT_SELECTION,
+    strip: int | None = None,
 ) -> Patch:
     """A Patch from a path (`-` with `stdin`), diff text (`str`, see `is_diff_text`),
     raw diff bytes, or a Patch (swapped with `reverse`, re-cut with `hunking="regions"`),
-    with the files `selection` leaves out marked excluded (lang/selection.py)."""
+    with the files `selection` leaves out marked excluded (lang/selection.py). `strip`:
+    leading directories to remove from a plain diff's names (None: guessed)."""
     if hunking not in HUNKINGS:
         raise ArgumentError(f"hunking must be one of {', '.join(HUNKINGS)}, not {hunking!r}")
     if isinstance(patch, Patch):
         parsed = _adjusted(patch, reverse, hunking)
     elif isinstance(patch, bytes) or isinstance(patch, str) and is_diff_text(patch):
-        parsed = parse_patch(patch, reverse=reverse, hunking=hunking)
+        parsed = parse_patch(patch, reverse=reverse, hunking=hunking, strip=strip)
     elif isinstance(patch, str | Path):
-        parsed = read_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin)
+        parsed = read_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin, strip=strip)
     else:
         raise ArgumentError(
             f"patch must be a path, diff text, bytes or a Patch, not {type(patch).__name__}"
@@ -294,25 +296,88 @@ def open_workspace(
     cache: ParseCache | None = None,
     path_prefix: str | None = None,
     selection: PathSelection = DEFAULT_SELECTION,
+    strip: int | None = None,
 ) -> Workspace:
     """Parse `patch` (a path, `-` with `stdin`, raw diff bytes, or a Patch) and, with
     `repo` (and `rev`), resolve its sources: which side the tree holds, and the other
     side derived by applying the patch in memory. Pass another workspace's `cache` to
     share its parses (same tree). `path_prefix`: the patch's paths are relative to this
     directory of the tree (the documents keep the patch's paths). `selection`: which
-    files count (default: source files of a known language, tests left out)."""
-    parsed = load_patch(patch, reverse=reverse, hunking=hunking, stdin=stdin, selection=selection)
+    files count (default: source files of a known language, tests left out). `strip`:
+    leading directories to remove from a plain diff's names; when None and the guessed
+    names do not fit the tree, the other readings (-p0, -p1) are tried against it."""
+    parsed = load_patch(
+        patch, reverse=reverse, hunking=hunking, stdin=stdin, selection=selection, strip=strip
+    )
     if rev is not None and repo is None:
         repo = "."
     sources = None
     if repo is not None:
         reader = open_reader(repo, rev, path_prefix=path_prefix)
         try:
-            sources = resolve_sources(parsed, reader)
+            try:
+                sources = resolve_sources(parsed, reader)
+            except SourceError as exc:
+                if strip is not None or isinstance(patch, Patch):
+                    raise
+                retry = _Retry(patch, reverse, hunking, stdin, selection)
+                parsed, sources = _other_strip(retry, parsed, reader, exc)
         except Exception:
             reader.close()
             raise
     return Workspace(parsed, sources, cache if cache is not None else ParseCache(), selection)
+
+
+@dataclass(frozen=True, slots=True)
+class _Retry:
+    """What `load_patch` needs to read the same input again."""
+
+    patch: PatchInput
+    reverse: bool
+    hunking: Hunking
+    stdin: bytes | None
+    selection: PathSelection
+
+    def load(self, strip: int) -> Patch:
+        return load_patch(
+            self.patch,
+            reverse=self.reverse,
+            hunking=self.hunking,
+            stdin=self.stdin,
+            selection=self.selection,
+            strip=strip,
+        )
+
+
+def _other_strip(
+    retry: _Retry, guessed: Patch, reader: FileReader, first_error: SourceError
+) -> tuple[Patch, Sources]:
+    """A plain diff's names read with -p0, then -p1, when the guessed reading does not
+    fit the tree (as `patch` looks for the files it is to change). Raises the guessed
+    reading's `first_error` when no other reading fits."""
+    guessed_paths = _paths(guessed)
+    for strip in PLAIN_STRIPS:
+        try:
+            other = retry.load(strip)
+        except PatchError:
+            continue
+        if _paths(other) == guessed_paths:
+            continue
+        try:
+            sources = resolve_sources(other, reader)
+        except SourceError:
+            continue
+        note = f"the plain diff's names fit the tree when read with -p{strip}, not as guessed"
+        return replace(other, warnings=(*other.warnings, note)), sources
+    raise first_error
+
+
+PLAIN_STRIPS = (0, 1)
+"""The readings of a plain diff's names tried against a tree (`patch -p0`, `-p1`)."""
+
+
+def _paths(patch: Patch) -> list[tuple[str | None, str | None]]:
+    return [(f.old_path, f.new_path) for f in patch.files]
 
 
 def open_candidate(
@@ -326,6 +391,7 @@ def open_candidate(
     cache: ParseCache | None = None,
     path_prefix: str | None = None,
     selection: PathSelection = DEFAULT_SELECTION,
+    strip: int | None = None,
 ) -> tuple[Workspace | None, str | None]:
     """Open an agent's patch, which may be empty or garbage: that is a result (it
     localizes nothing), not an error. Returns `(workspace, None)`, or `(None, message)`
@@ -333,7 +399,12 @@ def open_candidate(
     candidate_error=message)`. Pass the reference's `cache`: both read the same tree."""
     try:
         parsed = load_patch(
-            candidate, reverse=reverse, hunking=hunking, stdin=stdin, selection=selection
+            candidate,
+            reverse=reverse,
+            hunking=hunking,
+            stdin=stdin,
+            selection=selection,
+            strip=strip,
         )
     except PatchError as exc:
         return None, str(exc)

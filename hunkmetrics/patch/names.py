@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..errors import PatchError
+
 DEV_NULL = "/dev/null"
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
 
@@ -109,14 +111,35 @@ def strips_first_directory(old: str | None, new: str | None) -> bool | None:
     return None
 
 
+def strip_components(path: str, count: int) -> str | None:
+    """`path` without its first `count` directories, as `patch -p<count>` reads it; None
+    when it has no more than `count` components (nothing would be left of it)."""
+    parts = [part for part in path.split("/") if part]
+    return "/".join(parts[count:]) if len(parts) > count else None
+
+
+def _stripped(path: str | None, count: int) -> str | None:
+    if path is None or count == 0:
+        return path
+    stripped = strip_components(path, count)
+    if stripped is None:
+        raise PatchError(
+            f"cannot strip {count} director{'y' if count == 1 else 'ies'} from {path!r}"
+        )
+    return stripped
+
+
 def plain_paths(
-    old: str | None, new: str | None, strip_lone: bool = False
+    old: str | None, new: str | None, strip_lone: bool = False, strip: int | None = None
 ) -> tuple[str | None, str | None]:
     """Prefixes of a plain diff's names: git's a/ b/, or, like `patch -p1`, a first
     directory that differs between two otherwise equal paths. Equal paths are kept. A
     name facing /dev/null loses its first directory when `strip_lone` (the diff's other
-    sections show a -p1 prefix)."""
+    sections show a -p1 prefix). An explicit `strip` removes exactly that many leading
+    directories from every name instead of guessing (PatchError when a name is too short)."""
     old, new = clean_plain(old), clean_plain(new)
+    if strip is not None:
+        return _stripped(old, strip), _stripped(new, strip)
     if strip_lone and (old is None) != (new is None):
         return (drop_component(old) if old else None), (drop_component(new) if new else None)
     git_style = (old is None or old.startswith("a/")) and (new is None or new.startswith("b/"))

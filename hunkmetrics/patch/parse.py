@@ -88,14 +88,15 @@ def read_patch(
     reverse: bool = False,
     hunking: str = "as-given",
     stdin: bytes | None = None,
+    strip: int | None = None,
 ) -> Patch:
     """Read a diff from a path (or `-` with `stdin` bytes) and parse it."""
     if str(source) == "-":
         if stdin is None:
             raise patch_error("no diff on standard input")
-        return parse_patch(stdin, name="<stdin>", reverse=reverse, hunking=hunking)
+        return parse_patch(stdin, name="<stdin>", reverse=reverse, hunking=hunking, strip=strip)
     data = read_patch_bytes(source)
-    return parse_patch(data, name=str(source), reverse=reverse, hunking=hunking)
+    return parse_patch(data, name=str(source), reverse=reverse, hunking=hunking, strip=strip)
 
 
 MAX_PATCH_BYTES_ENV = "HUNKMETRICS_MAX_PATCH_BYTES"
@@ -156,14 +157,24 @@ def read_patch_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
 
 
 def parse_patch(
-    data: bytes | str, *, name: str = "<patch>", reverse: bool = False, hunking: str = "as-given"
+    data: bytes | str,
+    *,
+    name: str = "<patch>",
+    reverse: bool = False,
+    hunking: str = "as-given",
+    strip: int | None = None,
 ) -> Patch:
     """Parse a unified diff (git or plain) into a Patch.
 
     `reverse` swaps pre- and post-image; `hunking` is "as-given" (the `@@` blocks) or
-    "regions" (re-cut as git would with 3 lines of context)."""
+    "regions" (re-cut as git would with 3 lines of context). `strip`: how many leading
+    directories to remove from a plain (non-git) diff's names, as `patch -p<strip>`;
+    None (the default) guesses from the names (docs/patches.md). `diff --git` sections
+    carry their own prefixes and ignore it."""
     if hunking not in ("as-given", "regions"):
         raise patch_error(f"unknown hunking {show(hunking)!r} (use as-given or regions)")
+    if strip is not None and (isinstance(strip, bool) or not isinstance(strip, int) or strip < 0):
+        raise patch_error(f"strip must be a whole number of directories >= 0, not {strip!r}")
     raw = data if isinstance(data, bytes) else encode(data)
     warnings: list[str] = []
     raw = _drop_bom(raw, name, warnings)
@@ -182,7 +193,7 @@ def parse_patch(
     index = 0
     strip_lone = _plain_strip(sections)
     for section in sections:
-        file_diff = _file_diff(section, index, name, strip_lone)
+        file_diff = _file_diff(section, index, name, strip_lone, strip)
         index += len(file_diff.hunks)
         files.append(file_diff)
         reason = file_diff.excluded_reason
@@ -449,13 +460,18 @@ def _plain_strip(sections: list[_Section]) -> bool:
     return votes[True] > votes[False]
 
 
-def _file_diff(section: _Section, first_index: int, name: str, strip_lone: bool) -> FileDiff:
+def _file_diff(
+    section: _Section, first_index: int, name: str, strip_lone: bool, strip: int | None
+) -> FileDiff:
     info = "\n".join(section.extended)
     guessed = False
     if section.git_line is not None:
         old_path, new_path, status = _git_paths(section, name)
     else:
-        old_path, new_path, status = _plain_paths(section, strip_lone)
+        try:
+            old_path, new_path, status = _plain_paths(section, strip_lone, strip)
+        except PatchError as exc:
+            raise patch_error(f"{show(name)}: {exc}") from None
         guessed = status in (FileStatus.ADDED, FileStatus.DELETED) and DEV_NULL not in (
             section.old_name,
             section.new_name,
@@ -544,8 +560,10 @@ def _git_prefixed(section: _Section) -> bool:
     return bool(candidates) and all(n.startswith(("a/", "b/")) for n in candidates)
 
 
-def _plain_paths(section: _Section, strip_lone: bool) -> tuple[str | None, str | None, FileStatus]:
-    old, new = plain_paths(section.old_name, section.new_name, strip_lone)
+def _plain_paths(
+    section: _Section, strip_lone: bool, strip: int | None
+) -> tuple[str | None, str | None, FileStatus]:
+    old, new = plain_paths(section.old_name, section.new_name, strip_lone, strip)
     hunks = section.hunks
     # A plain diff has no other sign of a new or deleted file than /dev/null or one
     # hunk with an empty side.

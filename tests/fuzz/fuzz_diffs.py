@@ -156,7 +156,9 @@ def _file_lines(rng: random.Random, ext: str, eol: str) -> list[str]:
     if rng.random() < 0.05:
         lines.insert(rng.randint(0, len(lines)), "nul\0byte" + eol)
     if lines and rng.random() < 0.15:
-        lines[-1] = lines[-1].rstrip("\r\n")  # no newline at end of file
+        # No newline at end of file; an empty last line cannot lack one (it would be
+        # no line at all, a "line" git matches anywhere and applies as nothing).
+        lines[-1] = lines[-1].rstrip("\r\n") or lines[-1]
     return lines
 
 
@@ -459,7 +461,7 @@ def _git_compare(case: Case, report: Report, work: Path) -> None:
     )
     report.git_checked += 1
     try:
-        patch = hunkmetrics.parse_patch(case.data)
+        hunkmetrics.parse_patch(case.data)
         ours = True
     except HunkmetricsError as exc:
         ours = False
@@ -472,7 +474,9 @@ def _git_compare(case: Case, report: Report, work: Path) -> None:
     if ours and git.returncode == 0:
         report.sources_checked += 1
         try:
-            with hunkmetrics.open_workspace(patch, repo=work) as workspace:
+            # The diff's bytes, as a user passes a file: a plain diff's names may then
+            # be read another way (-p0/-p1) when the guess does not fit the tree.
+            with hunkmetrics.open_workspace(case.data, repo=work) as workspace:
                 workspace.located()
         except HunkmetricsError as exc:
             report.sources_refused += 1

@@ -24,6 +24,8 @@ def test_git_accepts_nothing_we_refuse() -> None:
     report = run(100, seed=16, limit=60.0, git=True)
     assert report.git_checked > 0
     assert report.git_accepts_we_refuse == 0, report.samples
+    # Whatever git applies to the pre-image, hunkmetrics reads with it as its source.
+    assert report.sources_refused == 0, report.samples
     assert report.internal == 0, report.samples
 
 
