@@ -4,7 +4,7 @@ one-line HunkmetricsErrors, a Patch with reverse=True, DivergenceResult equality
 from __future__ import annotations
 
 from pathlib import Path
-from typing import get_args
+from typing import Any, get_args
 
 import pytest
 
@@ -109,3 +109,25 @@ def test_bad_metric_arguments_are_argument_errors() -> None:
     ):
         with pytest.raises(ArgumentError, match=words):
             call()
+
+
+def test_no_command_shows_a_value_for_a_flag() -> None:
+    """Every command's help, nested ones too: a flag (`--resume`, `--pairs`, `--help`)
+    takes no value, so its help row shows none."""
+    import typer
+    from typer.testing import CliRunner
+
+    from hunkmetrics.cli.app import app
+
+    def paths(command: Any, prefix: list[str]) -> list[list[str]]:
+        found = [prefix]
+        for name, sub in getattr(command, "commands", {}).items():
+            found += paths(sub, [*prefix, name])
+        return found
+
+    commands = paths(typer.main.get_command(app), [])
+    assert ["agents", "evaluate"] in commands and ["mine"] in commands
+    for words in commands:
+        text = CliRunner().invoke(app, [*words, "--help"], env={"COLUMNS": "200"}).stdout
+        assert "--help" in text, words
+        assert "<bool>" not in text, (words, [r for r in text.splitlines() if "<bool>" in r])

@@ -11,8 +11,39 @@ from typing import Any, NoReturn
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperGroup
 
 from ..errors import EXIT_INPUT, EXIT_INTERNAL, HunkmetricsError
+
+
+class BareFlagsGroup(TyperGroup):
+    """A command group whose flags (`--resume`, `--help`, …) show no value in help: typer
+    prints `<bool>` for a flag without a metavar, as if it took one. (Typed loosely:
+    typer's click classes are its own vendored copy in some versions, click's in others.)"""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return bare_flags(super().get_params(ctx))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _bare_flags_below(command, ctx)
+        return command
+
+
+def bare_flags(params: list[Any]) -> list[Any]:
+    """`params` with every flag's metavar set to nothing (unless it has its own)."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+def _bare_flags_below(command: Any, ctx: Any) -> None:
+    """Bare flags on `command` and, for a nested group (`agents`), on its commands."""
+    bare_flags(command.get_params(ctx))
+    for sub in getattr(command, "commands", {}).values():
+        _bare_flags_below(sub, ctx)
 
 
 def command_group() -> typer.Typer:

@@ -67,7 +67,6 @@ ReverseOpt = Annotated[
     bool,
     typer.Option(
         "--reverse",
-        metavar="",  # a flag: no value to show (typer prints <bool> otherwise)
         help="Swap the patch's sides. Defects4J patches go fixed → buggy: use "
         "--reverse to read them as fixes.",
         rich_help_panel="Patch",
@@ -129,7 +128,6 @@ ReverseReferenceOpt = Annotated[
     bool,
     typer.Option(
         "--reverse-reference",
-        metavar="",
         help="Swap the reference patch's sides only (a Defects4J "
         "developer patch against an agent's fix).",
         rich_help_panel="Localization",
@@ -139,7 +137,6 @@ ReverseCandidateOpt = Annotated[
     bool,
     typer.Option(
         "--reverse-candidate",
-        metavar="",
         help="Swap the candidate patch's sides only (as the library's reverse_candidate).",
         rich_help_panel="Localization",
     ),
@@ -148,7 +145,6 @@ PairsOpt = Annotated[
     bool,
     typer.Option(
         "--pairs",
-        metavar="",
         help="Put every pair's components in the JSON document (or record): n hunks make "
         "n(n-1)/2 pairs. Without it, divergence.pairs is an empty list and the config says "
         "pairs: false.",
@@ -173,7 +169,6 @@ ExcludeTestsOpt = Annotated[
     bool,
     typer.Option(
         "--exclude-tests/--include-tests",
-        metavar="",
         help="Leave test files out (the default; patterns per language in "
         "lang/rules/*.toml) or count them.",
         rich_help_panel="Files",
@@ -183,7 +178,6 @@ AllFilesOpt = Annotated[
     bool,
     typer.Option(
         "--all-files",
-        metavar="",
         help="Count every file, not only source files of a known language (docs, "
         "changelogs, build files and data are left out by default).",
         rich_help_panel="Files",
@@ -213,7 +207,6 @@ IgnoreCommentOnlyOpt = Annotated[
     bool,
     typer.Option(
         "--ignore-comment-only",
-        metavar="",
         help="Leave out hunks that change only comments or whitespace (each hunk's kind "
         "is in the output either way).",
         rich_help_panel="Files",

@@ -15,13 +15,14 @@ from . import (
     mine_commands,
     report_commands,
 )
-from .common import include
+from .common import BareFlagsGroup, include
 
 EXIT_CODES = """Exit codes: 0 success; 2 bad input or usage (one line on stderr); 1 internal
 error (re-run with --debug for the traceback)."""
 
 app = typer.Typer(
     name="hunkmetrics",
+    cls=BareFlagsGroup,
     help="Characterize multi-hunk patches: where each hunk sits in the code hierarchy, "
     "how far apart the hunks are, and whether an agent's patch found the right places.\n\n"
     + EXIT_CODES,
@@ -42,13 +43,12 @@ def _version(value: bool) -> None:
 def root(
     ctx: typer.Context,
     debug: Annotated[
-        bool, typer.Option("--debug", metavar="", help="Show tracebacks of internal errors.")
+        bool, typer.Option("--debug", help="Show tracebacks of internal errors.")
     ] = False,
     version: Annotated[
         bool,
         typer.Option(
             "--version",
-            metavar="",
             callback=_version,
             is_eager=True,
             help="Print the version and exit.",
