@@ -136,7 +136,10 @@ HUNK_COLUMNS = [
     "located_by",
     "placed",
     "note",
+    "kind",
 ]
+# characterize's CSV: one row per hunk, the patch's own numbers repeated on each.
+CHARACTERIZE_COLUMNS = ["patch", "profile", "divergence", "proximity", *HUNK_COLUMNS]
 
 
 @app.command()
@@ -659,9 +662,23 @@ def characterize(
                 artifacts=artifacts,
             )
             document = result.to_dict(lazy_pairs=True)
-        emit(document if pairs else omit_pairs(document), format, render_characterization)
+        shown = document if pairs else omit_pairs(document)
+        rows = characterize_rows(document)
+        emit(shown, format, render_characterization, rows, CHARACTERIZE_COLUMNS)
 
     guarded(ctx, run)
+
+
+def characterize_rows(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The hunks of a characterize document, each with the patch's divergence and
+    proximity class (a patch without counted hunks has none: empty cells)."""
+    patch_cells = {
+        "patch": document["patch"],
+        "profile": document["profile"],
+        "divergence": document["divergence"]["value"],
+        "proximity": document["proximity"]["class"],
+    }
+    return [{**patch_cells, **hunk} for hunk in document["hunks"]]
 
 
 def render_characterization(document: dict[str, Any]) -> None:
