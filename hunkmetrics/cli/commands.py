@@ -286,9 +286,11 @@ def divergence(
 
     Div(P) = ln(n) · mean over pairs of L·(S + g·F)/(1 + g), with L lexical, S structural
     (AST) and F file-level distance, g = 0 in one file and 2 across files. It lies in
-    [0, ln n]. Use --profile birch to compare with the published Hunk4J numbers (on the
-    Defects4J patch as shipped, without --reverse, and --repo/--rev at the fixed
-    revision for the AST part); the default profile otherwise.
+    [0, ln n] in the default profile; birch's uncapped F (up to 2) stretches that to
+    [0, (1 + 2g)/(1 + g) · ln n], 5/3 · ln n with g = 2. Use --profile birch to compare
+    with the published Hunk4J numbers (on the Defects4J patch as shipped, without
+    --reverse, and --repo/--rev at the fixed revision for the AST part); the default
+    profile otherwise.
 
     Examples:
 
@@ -328,6 +330,15 @@ def _number(value: float | None) -> str:
     return "—" if value is None else f"{value:.4f}"
 
 
+def _upper_bound(divergence: dict[str, Any], n: int) -> str:
+    """Div(P)'s largest value for n hunks under the document's profile and g, as text."""
+    ln_n = math.log(n) if n else 0.0
+    factor = PROFILES[divergence["profile"]].max_pair_distance(divergence["distributed_weight"])
+    if factor == 1.0:
+        return f"ln n = {ln_n:.4f}"
+    return f"{factor:.4g} · ln n = {factor * ln_n:.4f}"
+
+
 def render_divergence(document: dict[str, Any], show_pairs: bool) -> None:
     console = Console(highlight=False)
     div = document["divergence"]
@@ -344,7 +355,7 @@ def render_divergence(document: dict[str, Any], show_pairs: bool) -> None:
     )
     console.print(
         f"[bold]Div(P) = {div['value']:.4f}[/bold]   n = {n} hunk{'s' * (n != 1)}, "
-        f"{len(div['pairs'])} pairs, range [0, ln n = {math.log(n) if n else 0:.4f}]"
+        f"{len(div['pairs'])} pairs, range [0, {_upper_bound(div, n)}]"
     )
     if n < 2:
         console.print("[dim]fewer than two hunks: Div(P) is 0 by definition[/dim]")

@@ -21,6 +21,7 @@ from ..filelevel import file_distance
 
 DISTRIBUTED_WEIGHT = 2.0  # the published g for hunks in different files
 PROXIMITY_CLASSES = ("Nucleus", "Cluster", "Orbit", "Sprawl", "Fragment")
+UNCAPPED_FILE_DISTANCE_MAX = 2.0  # 1 + 1/m with m = 1: two one-segment paths
 
 CountedHunks = list[tuple[Hunk, FileDiff]]
 
@@ -122,3 +123,11 @@ class Profile:
     def file_distance(self, path_a: str, path_b: str) -> float:
         """F between two files under this profile's cap."""
         return file_distance(path_a, path_b, capped=self.file_capped)
+
+    def max_pair_distance(self, distributed_weight: float | None = None) -> float:
+        """The largest d = L·(S + g·F)/(1 + g) a pair can have: L and S are at most 1; F
+        at most 1 capped, 2 uncapped (two one-segment paths: 1 + 1/1). Div(P) then lies
+        in [0, this · ln n]."""
+        g = self.distributed_weight if distributed_weight is None else distributed_weight
+        f_max = 1.0 if self.file_capped else UNCAPPED_FILE_DISTANCE_MAX
+        return max(1.0, (1.0 + g * f_max) / (1.0 + g))
