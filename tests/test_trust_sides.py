@@ -106,3 +106,20 @@ def test_an_added_file_still_absent_is_the_pre_image(tmp_path: Path) -> None:
 def test_an_added_file_present_as_its_post_image(tmp_path: Path) -> None:
     tree = _tree(tmp_path, "import os\n", INSERT_TOP)
     assert _hunks(tree, tmp_path / "fix.diff")["source"]["side"] == "post"
+
+
+@needs_git
+def test_insertion_matching_the_first_line_is_no_added_file(tmp_path: Path) -> None:
+    # m.py starts with the inserted line but has more: it cannot be the post-image of an
+    # added file holding only that line, so the tree is the pre-image (as the second
+    # file, changed in place, says too) and the hunk an insertion at the top. git agrees.
+    patch = INSERT_TOP + b"--- a/n.py\n+++ b/n.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n"
+    tree = _tree(tmp_path, "import os\nimport sys\n", patch)
+    (tree / "n.py").write_text("x = 1\n")
+    assert _git_accepts(tree, tmp_path / "fix.diff")
+    with hunkmetrics.open_workspace(patch, repo=tree) as workspace:
+        assert workspace.sources is not None
+        assert workspace.sources.side == "pre"
+        texts = workspace.sources.files["m.py"]
+        assert texts.pre == b"import os\nimport sys\n"
+        assert texts.post == b"import os\nimport os\nimport sys\n"

@@ -100,10 +100,10 @@ def _side_of(file_diff: FileDiff, reader: FileReader) -> _Check:
     reasons: list[str] = []
     sides: set[Side]
     if file_diff.status is FileStatus.ADDED:
-        sides = {"pre"} if new is None else _matches(file_diff, new, "post", reasons)
+        sides = {"pre"} if new is None else _whole(file_diff, new, "post", reasons)
         return _Check(sides, reasons, None, new)
     if file_diff.status is FileStatus.DELETED:
-        sides = {"post"} if old is None else _matches(file_diff, old, "pre", reasons)
+        sides = {"post"} if old is None else _whole(file_diff, old, "pre", reasons)
         return _Check(sides, reasons, old, None)
     sides = set()
     if old is not None:
@@ -146,6 +146,24 @@ def _type_change(deleted: _Check, added: _Check) -> set[Side]:
     if added.new is not None and "post" in added.sides:
         sides.add("post")
     return sides
+
+
+def _whole(file_diff: FileDiff, data: bytes, side: Side, reasons: list[str]) -> set[Side]:
+    """`_matches` for an added file's post-image or a deleted file's pre-image, which the
+    hunks give whole: a tree file with more lines than they hold is not that image."""
+    sides = _matches(file_diff, data, side, reasons)
+    if not sides or _blob(file_diff, side):
+        return sides  # no fit, or an exact one by blob name
+    held = sum(h.new_lines if side == "post" else h.old_lines for h in file_diff.hunks)
+    lines = len(split_lines(decode(data)))
+    if lines != held:
+        reasons.append(f"as {side}-image: the file has {lines} lines, the diff's whole file {held}")
+        return set()
+    return sides
+
+
+def _blob(file_diff: FileDiff, side: Side) -> str | None:
+    return file_diff.old_blob if side == "pre" else file_diff.new_blob
 
 
 def _matches(file_diff: FileDiff, data: bytes, side: Side, reasons: list[str]) -> set[Side]:
