@@ -159,12 +159,15 @@ def test_table_output_is_compact(java_repo) -> None:
     assert "readBatches" in result.stdout
 
 
-def test_characterize_has_no_csv() -> None:
+def test_characterize_csv_has_a_row_per_hunk() -> None:
+    # java_overloads.diff has four `@@` blocks in one Java file.
     result = runner.invoke(
         app, ["characterize", str(PATCHES / "java_overloads.diff"), "--format", "csv"]
     )
-    assert result.exit_code == 2
-    assert "no CSV form" in result.stderr
+    assert result.exit_code == 0, result.output
+    header, *rows = result.stdout.splitlines()
+    assert header.startswith("patch,profile,divergence,proximity,index,file,")
+    assert len(rows) == 4
 
 
 def test_json_strings_keep_undecodable_bytes(tmp_path: Path) -> None:

@@ -102,8 +102,8 @@ def emit(
     document: dict[str, Any],
     format: Format,
     render: Callable[[dict[str, Any]], None],
-    csv_rows: list[dict[str, Any]] | None = None,
-    csv_columns: list[str] | None = None,
+    csv_rows: list[dict[str, Any]],
+    csv_columns: list[str],
 ) -> None:
     """Print a document: JSON whole (warnings inside), CSV rows or a table for people
     (warnings on stderr)."""
@@ -111,8 +111,6 @@ def emit(
         write_json(document)
         return
     if format is Format.csv:
-        if csv_rows is None or csv_columns is None:
-            raise HunkmetricsError("this command has no CSV form: use --format json")
         write_csv(csv_rows, csv_columns)
     else:
         render(document)
