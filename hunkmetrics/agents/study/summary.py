@@ -380,6 +380,8 @@ def _table8(names: tuple[str, ...], groups: dict[str, _Group]) -> Table8:
     categories: Counter[str] = Counter()
     rows = []
     for name in names:
+        if not groups[name].categories["all"]:
+            continue  # no category counts for this agent
         for outcome in (*OUTCOMES, "all"):
             counts = groups[name].categories[outcome]
             categories.update(counts)
