@@ -4,6 +4,7 @@ tables"):
 hunkmetrics agents import-study DIR [--out attempts.jsonl]
 hunkmetrics agents summary ATTEMPTS [--bugs results.jsonl] [--format table|json|csv|markdown]
                            [--top-k N] [--table NAME] [--resamples N] [--seed N]
+                         [--min-runtime S]
 """
 
 from __future__ import annotations
@@ -135,6 +136,15 @@ def summary(
         int, typer.Option("--resamples", min=100, help="Bootstrap resamples per rate.")
     ] = RESAMPLES,
     seed: Annotated[int, typer.Option("--seed", help="The bootstrap's random seed.")] = SEED,
+    min_runtime: Annotated[
+        float | None,
+        typer.Option(
+            "--min-runtime",
+            min=0,
+            help="Leave attempts that ran less than this many seconds out of Tables 5 and 6 "
+            "(the study's Table 5 left out runs under 30 s).",
+        ),
+    ] = None,
 ) -> None:
     """The study's tables over attempts: effectiveness (Table 2), divergence and proximity
     (3), unfixed bugs (4), tokens (5), runtime (6), tool diversity (7), category shares
@@ -143,7 +153,7 @@ def summary(
 
     def body() -> None:
         traits = read_bug_traits(bugs) if bugs is not None else None
-        settings = Settings(top_k=top_k, resamples=resamples, seed=seed)
+        settings = Settings(top_k=top_k, resamples=resamples, seed=seed, min_runtime_s=min_runtime)
         result = summarize(iter_attempts(attempts), traits, settings)
         tables = result.tables()
         if only is not None:

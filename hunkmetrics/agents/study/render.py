@@ -119,6 +119,7 @@ def summary_json(summary: StudySummary) -> dict[str, Any]:
             "bootstrap_resamples": s.resamples,
             "bootstrap_seed": s.seed,
             "confidence_level": LEVEL,
+            "min_runtime_s": s.min_runtime_s,
         },
         "attempts": summary.attempts,
         "skipped_errors": summary.skipped,
