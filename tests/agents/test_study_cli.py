@@ -136,3 +136,55 @@ def test_summary_with_bugs(tmp_path: Path) -> None:
     assert rows["alpha"]["fixed_rate_Nucleus"] == 0.5
     # Lang_1 and Lang_2 are not in --bugs: reported.
     assert "2 bugs have no developer record in --bugs: Lang_1, Lang_2" in result.output
+
+
+def test_evaluate_then_summary(tmp_path: Path) -> None:
+    """`agents evaluate` writes each attempt's category sequence and its condition, and
+    `summary` reads them: the same Claude run listed plain and with MAPLE."""
+    evaluate = Path(__file__).resolve().parents[2] / "fixtures" / "agents" / "evaluate"
+    claude = evaluate / "runs" / "claude" / "Chart-1"
+    manifest = tmp_path / "runs.csv"
+    manifest.write_text(
+        "agent,bug,trajectory,patch,compiled,failing_before,failing_after,condition\n"
+        f"claude,Chart-1,{claude / 'trajectory.jsonl'},{claude / 'patch.diff'},1,2,0,\n"
+        f"claude,Chart-1,{claude / 'trajectory.jsonl'},{claude / 'patch.diff'},1,2,1,maple\n"
+    )
+    out = tmp_path / "attempts.jsonl"
+    result = _invoke(
+        "agents", "evaluate", str(manifest), "--reference", str(evaluate / "dev"), "-o", str(out)
+    )
+    assert result.exit_code == 0, result.output
+    records = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert set(records) == {"claude/Chart-1", "claude/maple/Chart-1"}
+    plain = records["claude/Chart-1"]
+    assert (plain["source"], plain["condition"]) == ("evaluate", None)
+    # The fixture's ten actions (agents actions lists them), in order.
+    assert plain["sequence"] == [
+        "NAVIGATE",
+        "BUILD",
+        "READ",
+        "READ",
+        "SEARCH_CONTEXT",
+        "OTHER",
+        "SEARCH_CONTENT",
+        "WRITE",
+        "OTHER",
+        "TEST",
+    ]
+    doc = json.loads(_invoke("agents", "summary", str(out), "-f", "json", "--top-k", "1").stdout)
+    t9 = {r["measure"]: r for r in doc["tables"]["table9"]["rows"]}
+    assert (t9["repaired"]["before"], t9["repaired"]["after"]) == (1.0, 0.0)
+    patterns = doc["tables"]["patterns"]["rows"]
+    # One passing attempt of 10 actions: 8 windows of 3, each once; the first
+    # alphabetically is BUILD → READ → READ.
+    first = next(p for p in patterns if p["agent"] == "claude" and p["window"] == 3)
+    assert (first["outcome"], first["pattern"], first["frequency"]) == (
+        "passing",
+        "BUILD -> READ -> READ",
+        1,
+    )
+    assert first["share"] == 1 / 8
+    touch = doc["tables"]["first_touch"]["rows"]
+    # Foo.java's hunk: read at action 3 (4 actions in), edited at action 7 (8 in).
+    row = next(r for r in touch if r["agent"] == "claude")
+    assert (row["read_median_actions"], row["edit_median_actions"]) == (4.0, 8.0)
