@@ -20,7 +20,7 @@ from rich.table import Table
 
 from ..agents.study import Settings, iter_attempts, read_bug_traits, summarize
 from ..agents.study.importer import import_study
-from ..agents.study.render import compact, format_cell, summary_json, table_csv, table_markdown
+from ..agents.study.render import format_cell, readable, summary_json, table_csv, table_markdown
 from ..agents.study.stats import RESAMPLES, SEED
 from ..agents.study.tables import TableRows
 from ..datasets.records import JsonlWriter, encode_record
@@ -85,16 +85,10 @@ def import_study_command(
 
 
 def _rich(full: TableRows) -> Table:
-    table = compact(full)
+    table = readable(full)
     out = Table(title=plain(table.title), title_justify="left")
-    at = {h: i for i, h in enumerate(full.header)}
-    numeric = [
-        bool(full.rows)
-        and all(isinstance(r[at[h]], int | float) or r[at[h]] is None for r in full.rows)
-        for h in table.header
-    ]
-    for name, right in zip(table.header, numeric, strict=True):
-        out.add_column(plain(name), justify="right" if right else "left", overflow="fold")
+    for i, name in enumerate(table.header):
+        out.add_column(plain(name), justify="left" if i == 0 else "right", overflow="fold")
     for row in table.rows:
         out.add_row(*(plain(format_cell(v)) for v in row))
     return out

@@ -12,7 +12,15 @@ from hunkmetrics.agents.study.stats import LEVEL
 from hunkmetrics.agents.study.summary import StudySummary
 from hunkmetrics.agents.study.tables import Cell, TableRows
 
-__all__ = ["compact", "format_cell", "summary_json", "table_csv", "table_markdown"]
+__all__ = [
+    "compact",
+    "format_cell",
+    "readable",
+    "summary_json",
+    "table_csv",
+    "table_markdown",
+    "transpose",
+]
 
 
 def format_cell(value: Cell, percent: bool = False) -> str:
@@ -63,6 +71,17 @@ def compact(table: TableRows) -> TableRows:
     return TableRows(table.name, table.title, tuple(keep), tuple(rows))
 
 
+def transpose(table: TableRows, keys: int = 2) -> TableRows:
+    """A wide table turned: one column per row (named by its first `keys` cells), one
+    row per other column (Table 8's categories as rows, as the study prints it). Give it
+    `compact` cells: shares are marked per column, and columns become rows here."""
+    labels = tuple(" ".join(str(c) for c in row[:keys]) for row in table.rows)
+    rows = tuple(
+        (name, *(row[i] for row in table.rows)) for i, name in enumerate(table.header) if i >= keys
+    )
+    return TableRows(table.name, table.title, (" / ".join(table.header[:keys]), *labels), rows)
+
+
 def _rate_text(count: Cell, rate: Cell, low: Cell, high: Cell) -> str:
     text = format_cell(count)
     if isinstance(rate, float):
@@ -91,10 +110,19 @@ def table_csv(table: TableRows) -> str:
     return buffer.getvalue()
 
 
+WIDE = 12  # columns beyond which a table is shown turned (`transpose`)
+
+
+def readable(table: TableRows) -> TableRows:
+    """The table as shown to a reader: `compact` cells, turned when wider than `WIDE`."""
+    shown = compact(table)
+    return transpose(shown) if len(shown.header) > WIDE and len(shown.rows) > 0 else shown
+
+
 def table_markdown(table: TableRows) -> str:
     """The table as a markdown section: its title as a heading, then a pipe table of
-    the `compact` cells."""
-    table = compact(table)
+    its `readable` form."""
+    table = readable(table)
 
     def cell(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", " ")
