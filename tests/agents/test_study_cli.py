@@ -133,7 +133,7 @@ def test_summary_with_bugs(tmp_path: Path) -> None:
     rows = {r["agent"]: r for r in json.loads(result.stdout)["tables"]["table3"]["rows"]}
     # Alpha fixed Chart_1 (0.5); did not fix Chart_2, Chart_3 (0.25, 0.75): median 0.5.
     assert (rows["alpha"]["fixed_median"], rows["alpha"]["unfixed_median"]) == (0.5, 0.5)
-    assert rows["alpha"]["fixed_rate_Nucleus"] == 0.5
+    assert rows["alpha"]["fixed_Nucleus_rate"] == 0.5
     # Lang_1 and Lang_2 are not in --bugs: reported.
     assert "2 bugs have no developer record in --bugs: Lang_1, Lang_2" in result.output
 

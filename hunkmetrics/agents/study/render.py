@@ -25,7 +25,8 @@ __all__ = [
 
 def format_cell(value: Cell, percent: bool = False) -> str:
     """A cell for reading: empty for None, `yes`/`no`, integers as they are, shares as
-    percentages with one decimal, other numbers with two decimals (thousands separated)."""
+    percentages with one decimal, numbers below 1 with three significant digits, other
+    numbers with two decimals (thousands separated)."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -37,6 +38,8 @@ def format_cell(value: Cell, percent: bool = False) -> str:
             return "nan"
         if percent:
             return f"{100 * value:.1f} %"
+        if 0 < abs(value) < 1:
+            return f"{value:.3g}"  # r, p-values, divergences: three significant digits
         return f"{value:,.2f}"
     return value
 

@@ -53,7 +53,7 @@ class TableRows:
 def _shares(header: tuple[str, ...], *more: str) -> frozenset[str]:
     """The rate and interval columns of a header, and `more`."""
     marks = ("_rate", "_ci_low", "_ci_high")
-    return frozenset(h for h in header if h.endswith(marks) or "_rate_" in h) | set(more)
+    return frozenset(h for h in header if h.endswith(marks)) | set(more)
 
 
 def _rate_cells(rate: Rate) -> tuple[Cell, ...]:
@@ -148,7 +148,7 @@ class Table3:
             "unfixed_median",
             "unfixed_mean",
             "unfixed_max",
-            *(f"fixed_rate_{c}" for c in self.classes),
+            *(h for c in self.classes for h in _rate_header(f"fixed_{c}")),
         )
         rows = []
         for r in self.rows:
@@ -157,7 +157,7 @@ class Table3:
                 cells += [s.n, s.median, s.mean, s.max]
             for c in self.classes:
                 rate = r.by_proximity.get(c)
-                cells.append(rate.value if rate is not None else None)
+                cells += _rate_cells(rate) if rate is not None else (None,) * 4
             rows.append(tuple(cells))
         return TableRows(
             "table3",
@@ -464,39 +464,43 @@ class RRDistribution:
         header = (
             "agent",
             "n",
-            "positive",
-            "zero",
-            "negative",
+            *_rate_header("positive"),
+            *_rate_header("zero"),
+            *_rate_header("negative"),
             "mean",
             "std",
             "min",
             "max",
             "repair_rate",
+            "pearson_r",
+            "p_value",
         )
         rows: list[tuple[Cell, ...]] = [
             (
                 r.group,
                 r.spread.n,
-                r.positive.value,
-                r.zero.value,
-                r.negative.value,
+                *_rate_cells(r.positive),
+                *_rate_cells(r.zero),
+                *_rate_cells(r.negative),
                 r.spread.mean,
                 r.spread.std,
                 r.spread.min,
                 r.spread.max,
                 r.repair_rate,
+                None,
+                None,
             )
             for r in self.rows
         ]
         c = self.correlation
-        label = f"pearson r (repair rate, mean RR), n={c.n}"
-        rows.append((label, None, None, None, None, c.r, c.p, None, None, None))
+        label = f"repair rate ~ mean RR over {c.n} agents"
+        rows.append((label, *(None,) * (len(header) - 3), c.r, c.p))
         return TableRows(
             "rr",
-            "Regression reduction: distribution and correlation",
+            "Regression reduction: distribution, and Pearson's r of repair rate and mean RR",
             header,
             tuple(rows),
-            frozenset({"positive", "zero", "negative", "repair_rate"}),
+            _shares(header),
         )
 
 
@@ -563,10 +567,10 @@ class FirstTouchTable:
             "agent",
             "proximity",
             "hunks",
-            "read_rate",
+            *_rate_header("read"),
             "read_median_actions",
             "read_mean_actions",
-            "edited_rate",
+            *_rate_header("edited"),
             "edit_median_actions",
             "edit_mean_actions",
         )
@@ -575,10 +579,10 @@ class FirstTouchTable:
                 r.group,
                 r.proximity,
                 r.hunks,
-                r.read.value,
+                *_rate_cells(r.read),
                 r.read_actions.median,
                 r.read_actions.mean,
-                r.edited.value,
+                *_rate_cells(r.edited),
                 r.edit_actions.median,
                 r.edit_actions.mean,
             )
