@@ -22,9 +22,13 @@ The API:
 * the tables (`tables.py`): `Table2` … `Table9`, `SequencePatterns`, `RRDistribution`,
   `FirstTouchTable`, each with typed `rows` and `.table() -> TableRows` (name, title,
   header, rows of plain cells);
-* `summarize(attempts, bugs=None, Settings(top_k, windows, resamples, seed)) ->
-  StudySummary` (`summary.py`), with `.tables()` for every table present;
-* the study's published files as attempt lines (`importer.py`): `import_study(dir)`.
+* `summarize(attempts, bugs=None, Settings(top_k, windows, resamples, seed,
+  min_runtime_s)) -> StudySummary` (`summary.py`), with `.tables()` for every table
+  present;
+* text (`render.py`): `format_cell`, `compact` (count, rate and interval in one cell),
+  `transpose`, `readable`, `table_csv`, `table_markdown`, `summary_json`;
+* the study's published files as attempt lines (`importer.py`): `import_study(dir) ->
+  ImportResult(records, warnings)`.
 """
 
 from __future__ import annotations
