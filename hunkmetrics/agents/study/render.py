@@ -139,9 +139,10 @@ def table_markdown(table: TableRows) -> str:
     return "\n".join(lines) + "\n"
 
 
-def summary_json(summary: StudySummary) -> dict[str, Any]:
+def summary_json(summary: StudySummary, per_bug: bool = False) -> dict[str, Any]:
     """The summary as one JSON object: the settings, counts, warnings, and every table
-    as a list of row objects (keys from its header, shares as fractions)."""
+    as a list of row objects (keys from its header, shares as fractions); the per-attempt
+    table too with `per_bug`."""
     s = summary.settings
     return {
         "settings": {
@@ -161,6 +162,6 @@ def summary_json(summary: StudySummary) -> dict[str, Any]:
                 "title": t.title,
                 "rows": [dict(zip(t.header, row, strict=True)) for row in t.rows],
             }
-            for t in summary.tables()
+            for t in summary.tables(per_bug)
         },
     }

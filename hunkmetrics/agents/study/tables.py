@@ -13,6 +13,8 @@ __all__ = [
     "FirstTouchRow",
     "FirstTouchTable",
     "PatternRow",
+    "PerBugRow",
+    "PerBugTable",
     "RRDistribution",
     "RRRow",
     "SequencePatterns",
@@ -595,3 +597,70 @@ class FirstTouchTable:
             rows,
             _shares(header),
         )
+
+
+# ------------------------------------------------------------------------- per bug
+
+
+@dataclass(frozen=True, slots=True)
+class PerBugRow:
+    """One attempt, linked to its bug: what the figures' dots are (the developer patch's
+    hunks, divergence and proximity None without `--bugs`)."""
+
+    bug: str
+    group: str
+    outcome: str | None
+    ls: bool | None
+    compiled: bool | None
+    regression_reduction: int | None
+    input_tokens: int | None
+    output_tokens: int | None
+    runtime_s: float | None
+    actions: int | None
+    hunk_count: int | None
+    divergence: float | None
+    proximity: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PerBugTable:
+    """Every attempt with its bug's traits, by bug then agent (not among the default
+    tables: one row per attempt)."""
+
+    rows: tuple[PerBugRow, ...]
+
+    def table(self) -> TableRows:
+        header = (
+            "bug",
+            "agent",
+            "outcome",
+            "ls",
+            "compiled",
+            "regression_reduction",
+            "input_tokens",
+            "output_tokens",
+            "runtime_s",
+            "actions",
+            "hunks",
+            "divergence",
+            "proximity",
+        )
+        rows = tuple(
+            (
+                r.bug,
+                r.group,
+                r.outcome,
+                r.ls,
+                r.compiled,
+                r.regression_reduction,
+                r.input_tokens,
+                r.output_tokens,
+                r.runtime_s,
+                r.actions,
+                r.hunk_count,
+                r.divergence,
+                r.proximity,
+            )
+            for r in self.rows
+        )
+        return TableRows("per_bug", "Every attempt and its bug", header, rows)
