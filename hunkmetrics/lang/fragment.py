@@ -11,6 +11,7 @@ from typing import Literal
 import tree_sitter as ts
 
 from ..patch.model import FileDiff, Hunk, LineKind
+from .evidence import Basis, Evidence
 from .hooks.base import FragmentHeader
 from .index import FileIndex, ParseCache, Scope, build_index, count_errors, top_qualifier
 from .languages import Language
@@ -18,9 +19,9 @@ from .location import Location, anchors, locate_in_index
 from .sweep import covering_below
 
 Side = Literal["pre", "post"]
-# Lines of one wrapping: the text, each line's number in the file (None: wrapper line)
-# and how many type scopes the wrapper opens.
-Wrapping = tuple[list[str], list[int | None], int]
+# Lines of one wrapping: the text, each line's number in the file (None: wrapper line),
+# how many type scopes the wrapper opens and how many wrapper lines precede the hunk's.
+Wrapping = tuple[list[str], list[int | None], int, int]
 
 _TOP_LEVEL_RE = re.compile(r"^\s*(import|package|#\s*include|using|from)\b|^\s*$")
 # Error recovery can read `} else {` as a method named `else`: no callable has these names.
@@ -61,6 +62,8 @@ class Fragment:
     wrapper_types: int  # how many type scopes the wrapper itself opens
     tree: ts.Tree
     errors: int
+    head: int = 0  # wrapper lines before the hunk's own (0: nothing hidden is reopened)
+    header_seen: bool = True  # a wrapper type comes from the `@@` heading, not made up
 
 
 def hunk_side_lines(hunk: Hunk, side: Side = "pre") -> list[tuple[int, str]]:
@@ -132,28 +135,32 @@ def build_fragment(
     side: Side = "pre",
     *,
     use_header: bool = True,
+    reopen: bool = False,
 ) -> Fragment:
     """The best-parsing wrapping of the hunk's lines for this language (without the
-    hooks' header line when `use_header` is false)."""
+    hooks' header line when `use_header` is false). With `reopen`, an indentation
+    language's first lines, deeper than the hunk's shallowest, get the blocks they sit
+    in reopened (`def __fragment__():`), as a brace language's unmatched `}` always do."""
     numbered = hunk_side_lines(hunk, side)
     body = [text for _, text in numbered]
     numbers: list[int | None] = [n for n, _ in numbered]
     header = language.hooks.fragment_header(hunk.section, file_diff.path) if use_header else None
     candidates: list[Wrapping] = []
     if language.fragment == "indent":
-        candidates.extend(_indent_wrappings(body, numbers, header))
+        candidates.extend(_indent_wrappings(body, numbers, header, reopen=reopen))
     else:
         if _starts_in_comment(body):
             body, numbers = ["/*", *body], [None, *numbers]
         candidates.extend(_brace_wrappings(body, numbers, header))
     best: Fragment | None = None
     parser = language.parser()
-    for lines, line_map, wrapper_types in candidates:
+    seen = header is None or header.seen
+    for lines, line_map, wrapper_types, head in candidates:
         data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
         tree = parser.parse(data)
         errors = count_errors(tree)
         if best is None or errors < best.errors:
-            best = Fragment(data, tuple(line_map), wrapper_types, tree, errors)
+            best = Fragment(data, tuple(line_map), wrapper_types, tree, errors, head, seen)
         if errors == 0:
             break
     assert best is not None
@@ -168,6 +175,7 @@ def cached_fragment(
     side: Side,
     *,
     use_header: bool = True,
+    reopen: bool = False,
 ) -> Fragment:
     """`build_fragment`, once per hunk side and run."""
     key: tuple[object, ...] = (
@@ -180,10 +188,12 @@ def cached_fragment(
     )
     if not use_header:
         key = (*key, "no header")
+    if reopen and language.fragment == "indent":  # brace wrappings always reopen
+        key = (*key, "reopen")
     cached = cache.fragments.get(key)
     if not isinstance(cached, Fragment):
         cached = cache.fragments[key] = build_fragment(
-            hunk, file_diff, language, side, use_header=use_header
+            hunk, file_diff, language, side, use_header=use_header, reopen=reopen
         )
     return cached
 
@@ -210,19 +220,57 @@ def _brace_wrappings(
                 [*head, *body, *tail],
                 [None] * len(head) + numbers + [None] * len(tail),
                 1 if opens_type else 0,
+                len(head),
             )
 
 
 def _indent_wrappings(
-    body: list[str], numbers: list[int | None], header: FragmentHeader | None
+    body: list[str],
+    numbers: list[int | None],
+    header: FragmentHeader | None,
+    *,
+    reopen: bool = False,
 ) -> Iterator[Wrapping]:
     """Wrappings for an indentation language: under the header when the lines are
-    indented, then dedented to the left margin."""
+    indented, then dedented to the left margin (with `reopen`, each after the openers
+    of the blocks its first lines sit in)."""
     indents = [len(t) - len(t.lstrip()) for t in body if t.strip()]
     low = min(indents) if indents else 0
+    openers = _openers(body, low) if reopen else []
     if low and header is not None:
-        yield [header.line, *body], [None, *numbers], 1 if header.opens_type else 0
-    yield [t[low:] if len(t) >= low else t.lstrip() for t in body], list(numbers), 0
+        head = [header.line, *openers]
+        yield (
+            [*head, *body],
+            [*_blank_map(len(head)), *numbers],
+            1 if header.opens_type else 0,
+            len(head),
+        )
+    dedented = [t[low:] if len(t) >= low else t.lstrip() for t in body]
+    head = [line[low:] for line in openers]
+    yield [*head, *dedented], [*_blank_map(len(head)), *numbers], 0, len(head)
+
+
+def _blank_map(count: int) -> list[int | None]:
+    """The line map of `count` wrapper lines."""
+    return [None] * count
+
+
+def _openers(body: list[str], low: int) -> list[str]:
+    """`def __fragment__():` lines opening the blocks that the hunk's first lines, deeper
+    than its shallowest line (`low`), sit in without showing their opening: one at
+    `low` and one at each shallower level those lines step back to."""
+    leading: list[int] = []
+    for line in body:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        if indent <= low:
+            break
+        leading.append(indent)
+    if not leading:
+        return []
+    levels = sorted({low} | {i for i in leading if i < leading[0]})
+    return [" " * level + "def __fragment__():" for level in levels]
 
 
 def _remap(index: FileIndex, fragment: Fragment, language: Language) -> FileIndex:
@@ -234,8 +282,7 @@ def _remap(index: FileIndex, fragment: Fragment, language: Language) -> FileInde
         mapped = fragment.line_map[line - 1] if 0 < line <= len(fragment.line_map) else None
         return mapped if mapped else default
 
-    lines = fragment.text.decode("utf-8", "surrogateescape").split("\n")
-    plausible = _plausible_scopes(index, fragment, lines, language)
+    plausible = _plausible_scopes(index, fragment, language)
     scopes = [
         replace(scope, start=at(scope.start, first - 1), end=at(scope.end, last + 1))
         for scope, keep in zip(index.scopes, plausible, strict=True)
@@ -252,9 +299,7 @@ def _on_hunk_line(line: int, fragment: Fragment) -> bool:
     return 0 < line <= len(fragment.line_map) and bool(fragment.line_map[line - 1])
 
 
-def _plausible_scopes(
-    index: FileIndex, fragment: Fragment, lines: list[str], language: Language
-) -> list[bool]:
+def _plausible_scopes(index: FileIndex, fragment: Fragment, language: Language) -> list[bool]:
     """Whether each scope found in a fragment can be trusted.
 
     Error recovery can invent declarations (`} else {`, or a call such as
@@ -263,7 +308,8 @@ def _plausible_scopes(
     no keyword and, where the hooks say callables need a type (Java), it sits inside a
     type. And a fragment hides the types around it: a method indented deeper than the
     types the hunk shows can explain belongs to a nested or anonymous class whose name
-    is not visible, so naming it would be a guess."""
+    is not visible, so naming it would be a guess. (A dedented wrapping's guesses are
+    kept, and `_evidence` says they are inferred, from the file's own indentation.)"""
     language_needs_type = language.hooks.callables_need_type
     keep = [True] * len(index.scopes)
     checks: list[int] = []
@@ -290,38 +336,217 @@ def _plausible_scopes(
     counts = covering_below(
         visible, [(index.scopes[i].start, index.scopes[i].depth) for i in checks]
     )
-    indents: dict[int, int] = {}
+    lines = fragment.text.decode("utf-8", "surrogateescape").split("\n")
     for i, visible_types in zip(checks, counts, strict=True):
-        start = index.scopes[i].start
-        if start not in indents:
-            indents[start] = _indent(lines[start - 1])
         nesting = visible_types + (1 if fragment.wrapper_types else 0)
-        keep[i] = indents[start] <= INDENT * nesting
+        keep[i] = _indent(lines[index.scopes[i].start - 1]) <= INDENT * nesting
     return keep
 
 
-def locate_from_diff(
-    hunk: Hunk, file_diff: FileDiff, language: Language, cache: ParseCache | None = None
-) -> Location:
-    """Locate one hunk from its own lines (pre-image side, or post-image for a new file)."""
-    side: Side = "post" if file_diff.old_path is None else "pre"
+def indent_unit(lines: list[str]) -> int:
+    """Columns per nesting level, read from the lines: the smallest step into a block
+    the lines open (a line ending in `{` or `:`, then a deeper one); 4 when none shows."""
+    steps: list[int] = []
+    previous: str | None = None
+    for line in lines:
+        if not line.strip():
+            continue
+        if previous is not None and _OPENS_BLOCK_RE.search(previous):
+            step = _indent(line) - _indent(previous)
+            if step > 0:
+                steps.append(step)
+        previous = line
+    return min(steps) if steps else INDENT
+
+
+_OPENS_BLOCK_RE = re.compile(r"[{:]\s*$")
+_CLOSER_RE = re.compile(r"^[})\]@]")
+_STRING_NODE_RE = re.compile(r"string|template|heredoc")
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    """What the diff shows around a hunk, in the file's line numbers: the remapped
+    fragment index, the hunk's own lines and their indentation."""
+
+    index: FileIndex
+    fragment: Fragment
+    shown: frozenset[int]
+    indents: dict[int, int]
+    unit: int
+    first: int  # the span of the hunk's anchors
+    last: int
+
+    def visible(self, scope: Scope) -> bool:
+        return scope.start in self.shown
+
+    def nested_as_shown(self, scope: Scope) -> bool:
+        """True when the scope's indentation is exactly one level per scope the fragment
+        puts around it, and none of these is made up: nothing hidden lies between."""
+        indent = self.indents.get(scope.start)
+        if indent is None or indent % self.unit:
+            return False
+        around = [
+            s
+            for s in self.index.scopes
+            if s.kind != "namespace"
+            and s.depth < scope.depth
+            and s.start <= scope.start
+            and scope.end <= s.end
+        ]
+        if not self.fragment.header_seen and not all(self.visible(s) for s in around):
+            return False
+        return indent // self.unit == len(around)
+
+    def scope_named(self, kind: str, name: str, first: int, last: int) -> Scope | None:
+        found = [s for s in self.index.enclosing(first, last) if s.kind == kind and s.name == name]
+        return found[-1] if found else None
+
+
+def _anonymous_counted(scope: Scope, view: _View) -> bool:
+    """An anonymous class's number (`Foo$2`) is right only when its named base's whole
+    body up to it is shown, i.e. the base is declared on the hunk's lines."""
+    bare = scope.name.rsplit(".", 1)[-1]
+    if "$" not in bare:
+        return True
+    base = scope.name.rsplit("$", 1)[0]
+    return any(s.kind == "type" and s.name == base and view.visible(s) for s in view.index.scopes)
+
+
+def _evidence(location: Location, view: _View, package: Basis, top: bool) -> Evidence:
+    """How the diff shows the location's class and method (see docs/hierarchy.md)."""
+    first, last = view.first, view.last
+    method_scope = (
+        view.scope_named("callable", location.method, first, last) if location.method else None
+    )
+    method_own: Basis = (
+        "seen"
+        if method_scope is not None
+        and view.visible(method_scope)
+        and view.nested_as_shown(method_scope)
+        else "inferred"
+    )
+    klass: Basis
+    if location.class_name is None:
+        shown = method_scope is not None and method_own == "seen"
+        klass = "seen" if top or shown else "unknown"
+    else:
+        type_scope = view.scope_named("type", location.class_name, first, last)
+        if type_scope is None:  # a callable's class that is no scope around it (Go receiver)
+            klass = method_own if method_scope is not None else "inferred"
+        elif view.visible(type_scope):
+            ok = view.nested_as_shown(type_scope) and _anonymous_counted(type_scope, view)
+            klass = "seen" if ok else "inferred"
+        else:  # the wrapper's type: seen when a method the hunk shows sits right in it
+            ok = (
+                method_scope is not None
+                and method_scope.owner == location.class_name
+                and method_own == "seen"
+            )
+            klass = "seen" if ok else "inferred"
+    method: Basis
+    if not location.placed:
+        method = "unknown"
+    elif location.method is None:
+        method = "seen"
+    else:
+        method = method_own if klass == "seen" else "inferred"
+    return Evidence(package, klass, method)
+
+
+def _top_level(hunk: Hunk, view: _View, language: Language) -> bool:
+    """True when the hunk's changed lines can only be at the top level, outside every
+    type and callable: `import`/`package` lines at the left margin, or, where no scope
+    the hunk shows holds them, lines at the left margin of an indentation language (or
+    of a brace language's fragment that reopens nothing), outside strings."""
+    changed = [t for t in (hunk.removed_text or hunk.added_text) if t.strip()]
+    if not changed or any(_indent(t) for t in changed):
+        return False
+    if all(_TOP_LEVEL_RE.match(t) for t in changed):
+        return True
+    if any(s.start in view.shown for s in view.index.enclosing(view.first, view.last)):
+        return False
+    if language.fragment != "indent" and view.fragment.head:
+        return False
+    if any(_CLOSER_RE.match(t) for t in changed):
+        return False
+    return not _in_string(hunk, view.fragment)
+
+
+def _in_string(hunk: Hunk, fragment: Fragment) -> bool:
+    """True when a removed line lies inside a string (or template) of the fragment."""
+    rows = {n: row for row, n in enumerate(fragment.line_map) if n}
+    for line in hunk.lines:
+        if line.kind is not LineKind.REMOVED or line.old_lineno not in rows:
+            continue
+        row = rows[line.old_lineno]
+        node: ts.Node | None = fragment.tree.root_node.descendant_for_point_range(
+            (row, 0), (row, 0)
+        )
+        while node is not None:
+            if _STRING_NODE_RE.search(node.type) and node.start_point.row < row:
+                return True
+            node = node.parent
+    return False
+
+
+def _view(
+    index: FileIndex, fragment: Fragment, hunk: Hunk, side: Side, language: Language
+) -> _View:
+    """`index` remapped to the file's lines, with what the hunk shows."""
+    original = hunk_side_lines(hunk, side)
+    indents = {n: _indent(t) for n, t in original if n and t.strip()}
+    remapped = _remap(index, fragment, language)
+    points = anchors(hunk)
+    first = min((a.first for a in points), default=0)
+    last = max((a.last for a in points), default=0)
+    unit = indent_unit([t for _, t in original])
+    shown = frozenset(n for n, _ in original if n)
+    return _View(remapped, fragment, shown, indents, unit, first, last)
+
+
+def _fragment_index(
+    hunk: Hunk,
+    file_diff: FileDiff,
+    language: Language,
+    side: Side,
+    package: str,
+    root: str,
+    cache: ParseCache | None,
+) -> tuple[FileIndex, Fragment]:
+    """The index of the hunk's best wrapping: with the hooks' header unless the hunk
+    shows the very declaration the header stands in for."""
     path = file_diff.path
-    lines = [line.text for line in hunk.lines]
-    package = language.hooks.diff_package(lines, path, language.source_roots)
-    root = top_qualifier(language, package, path, from_diff=True)
     for use_header in (True, False):
         fragment = (
-            cached_fragment(cache, hunk, file_diff, language, side, use_header=use_header)
+            cached_fragment(
+                cache, hunk, file_diff, language, side, use_header=use_header, reopen=True
+            )
             if cache is not None
-            else build_fragment(hunk, file_diff, language, side, use_header=use_header)
+            else build_fragment(hunk, file_diff, language, side, use_header=use_header, reopen=True)
         )
         index = build_index(
             fragment.text, language, path, package=package, root=root, tree=fragment.tree
         )
         if not _header_doubles_a_type(index, fragment):
             break
-    index = _remap(index, fragment, language)
-    location = locate_in_index(index, hunk, "diff")
+    return index, fragment
+
+
+def locate_from_diff(
+    hunk: Hunk, file_diff: FileDiff, language: Language, cache: ParseCache | None = None
+) -> Location:
+    """Locate one hunk from its own lines (pre-image side, or post-image for a new file),
+    saying for package, class and method whether the diff shows it (`Location.evidence`)."""
+    side: Side = "post" if file_diff.old_path is None else "pre"
+    path = file_diff.path
+    lines = [line.text for line in hunk.lines]
+    guess = language.hooks.diff_package(lines, path, language.source_roots)
+    package = guess.name if guess.name is not None else ""
+    root = top_qualifier(language, package, path, from_diff=True)
+    index, fragment = _fragment_index(hunk, file_diff, language, side, package, root, cache)
+    view = _view(index, fragment, hunk, side, language)
+    location = replace(locate_in_index(view.index, hunk, "diff"), package=guess.name)
     if side == "post":
         location = replace(
             location,
@@ -330,16 +555,21 @@ def locate_from_diff(
             methods=(),
             method_span=None,
             note="new file: located in its post-image",
+            evidence=Evidence(guess.basis, "seen", "seen"),
         )
-        return location
+        return _with_added_owner(location, hunk, file_diff, language, package, root, cache)
     location = replace(location, method_span=None)
-    if location.method is None and not _type_declared_inside(index, hunk, fragment):
+    top = _top_level(hunk, view, language)
+    if top:
+        location = replace(location, class_name=None, method=None, methods=())
+    elif location.method is None and not _type_declared_inside(view):
         location = replace(
             location,
             placed=False,
             note="enclosing method not visible in the diff (no source given)",
         )
-    return location
+    location = replace(location, evidence=_evidence(location, view, guess.basis, top))
+    return _with_added_owner(location, hunk, file_diff, language, package, root, cache)
 
 
 def _header_doubles_a_type(index: FileIndex, fragment: Fragment) -> bool:
@@ -360,15 +590,59 @@ def _header_doubles_a_type(index: FileIndex, fragment: Fragment) -> bool:
     )
 
 
-def _type_declared_inside(index: FileIndex, hunk: Hunk, fragment: Fragment) -> bool:
+def _type_declared_inside(view: _View) -> bool:
     """True when the innermost scope around the change is a type whose declaration the
-    hunk itself shows, so a null method is certain rather than unknown."""
-    points = anchors(hunk)
-    if not points:
+    hunk itself shows, nested as shown, so a null method is certain rather than unknown."""
+    scopes: list[Scope] = view.index.enclosing(view.first, view.last)
+    if not scopes:
         return False
-    known = {n for n in fragment.line_map if n}
-    scopes: list[Scope] = index.enclosing(points[0].first, points[-1].last)
-    if not scopes:  # top level: only certain for lines that can only be there
-        return all(_TOP_LEVEL_RE.match(t) for t in hunk.removed_text or hunk.added_text)
     innermost = scopes[-1]
-    return innermost.kind == "type" and innermost.start in known
+    return innermost.kind == "type" and view.visible(innermost) and view.nested_as_shown(innermost)
+
+
+def added_owner(
+    hunk: Hunk,
+    file_diff: FileDiff,
+    language: Language,
+    package: str,
+    root: str,
+    cache: ParseCache | None = None,
+) -> str | None:
+    """The class shared by every callable the hunk's added lines declare outside their
+    class's body (a Go method's receiver type, a C++ `Foo::bar`), or None."""
+    added = {ln.new_lineno for ln in hunk.lines if ln.kind is LineKind.ADDED and ln.new_lineno}
+    if not added:
+        return None
+    index, fragment = _fragment_index(hunk, file_diff, language, "post", package, root, cache)
+    view = _view(index, fragment, hunk, "post", language)
+    owners: set[str | None] = set()
+    for scope in view.index.scopes:
+        if scope.kind != "callable" or scope.start not in added:
+            continue
+        lexical = any(
+            t.kind == "type" and t.name == scope.owner and t.start <= scope.start <= t.end
+            for t in view.index.scopes
+        )
+        owners.add(None if lexical else scope.owner)
+    return next(iter(owners)) if len(owners) == 1 else None
+
+
+def _with_added_owner(
+    location: Location,
+    hunk: Hunk,
+    file_diff: FileDiff,
+    language: Language,
+    package: str,
+    root: str,
+    cache: ParseCache | None,
+) -> Location:
+    """`location`, whose change lies outside every class and method, given the class of
+    the methods it adds there (their declarations show it: seen)."""
+    if location.class_name is not None or location.method is not None:
+        return location
+    owner = added_owner(hunk, file_diff, language, package, root, cache)
+    if owner is None:
+        return location
+    return replace(
+        location, class_name=owner, evidence=replace(location.evidence, class_name="seen")
+    )

@@ -7,9 +7,10 @@ from pathlib import PurePosixPath
 from typing import Protocol
 
 from ..patch.model import FileDiff, Hunk, Patch
-from .fragment import locate_from_diff
+from .evidence import Evidence
+from .fragment import added_owner, locate_from_diff
 from .hooks.base import TreeReader
-from .index import FileIndex, ParseCache
+from .index import FileIndex, ParseCache, top_qualifier
 from .languages import Language, Languages, default_languages
 from .location import Anchor, LocatedBy, Location, anchors, locate_in_index
 
@@ -83,19 +84,46 @@ def locate_patch(
                     None,
                     "source" if sources else "diff",
                     note,
+                    evidence=_NO_GRAMMAR,
                 )
                 out.append(LocatedHunk(hunk, file_diff, loc))
             continue
         index = _source_index(file_diff, language, sources, cache) if sources else None
         for hunk in file_diff.hunks:
             if index is not None:
-                loc = locate_in_index(index, hunk, "source")
+                loc = _with_added_owner(
+                    locate_in_index(index, hunk, "source"), index, hunk, file_diff, language, cache
+                )
                 if index.parse_errors:
                     loc = _with_note(loc, f"the file has {index.parse_errors} syntax error(s)")
+                    # Error recovery placed the scopes: class and method are its guess.
+                    loc = replace(loc, evidence=loc.evidence.weakened())
             else:
                 loc = locate_from_diff(hunk, file_diff, language, cache)
             out.append(LocatedHunk(hunk, file_diff, loc))
     return out
+
+
+# A file without a grammar: its directory is its package; class and method are unknown.
+_NO_GRAMMAR = Evidence(class_name="unknown", method="unknown")
+
+
+def _with_added_owner(
+    loc: Location,
+    index: FileIndex,
+    hunk: Hunk,
+    file_diff: FileDiff,
+    language: Language,
+    cache: ParseCache,
+) -> Location:
+    """`loc` outside every class and method, given the one class of the methods its hunk
+    adds there (a Go receiver's type), as from the diff alone."""
+    if loc.class_name is not None or loc.method is not None or not hunk.added:
+        return loc
+    package = index.package or ""
+    root = top_qualifier(language, package, index.path, from_diff=False)
+    owner = added_owner(hunk, file_diff, language, package, root, cache)
+    return loc if owner is None else replace(loc, class_name=owner)
 
 
 def _with_note(loc: Location, note: str) -> Location:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import tree_sitter as ts
 
+from ..evidence import Basis
 from ..javaparser_shape import ShapedTree
 from ..names import SPACE_RE, text
 from ..paths import directory_package
@@ -41,6 +42,16 @@ class FragmentHeader:
 
     line: str
     opens_type: bool
+    # False when the line is made up (a Java class named after the file), not the `@@`
+    # heading's own: a type it opens is then a guess.
+    seen: bool = True
+
+
+class DiffPackage(NamedTuple):
+    """The package seen from the diff alone (None: no guess) and how it is known."""
+
+    name: str | None
+    basis: Basis
 
 
 class Hooks:
@@ -90,9 +101,12 @@ class Hooks:
         the file itself (its declaration, else its directory)."""
         return None
 
-    def diff_package(self, lines: Sequence[str], path: str, source_roots: tuple[str, ...]) -> str:
-        """The package seen from the diff alone: the hunk's lines and the file's path."""
-        return directory_package(path)
+    def diff_package(
+        self, lines: Sequence[str], path: str, source_roots: tuple[str, ...]
+    ) -> DiffPackage:
+        """The package from the diff alone (the hunk's lines and the file's path), and
+        its basis. Default: the directory, which is the package by definition: seen."""
+        return DiffPackage(directory_package(path), "seen")
 
     def module_root(self, package: str, path: str, from_diff: bool) -> str | None:
         """The qualifier that top-level names start with, or None for the default: the

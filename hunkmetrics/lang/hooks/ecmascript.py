@@ -1,7 +1,10 @@
-"""JavaScript, TypeScript and TSX: functions bound to a name are callables, and
+"""JavaScript, TypeScript and TSX: functions bound to a name are callables, top-level
+names are qualified by their module (the file's path without its extension), and
 parameters print their type annotation where there is one, else their name."""
 
 from __future__ import annotations
+
+from pathlib import PurePosixPath
 
 import tree_sitter as ts
 
@@ -34,6 +37,11 @@ class EcmaScriptHooks(Hooks):
             )
             return text(key).split(".")[-1] or None
         return None
+
+    def module_root(self, package: str, path: str, from_diff: bool) -> str:
+        # The module as an import names it: `lib/router/index.js` -> `lib/router/index`.
+        stem = PurePosixPath(path).stem
+        return f"{package}/{stem}" if package else stem
 
     def parameters(self, node: ts.Node) -> list[str]:
         params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
