@@ -15,7 +15,7 @@ from .evidence import Basis, Evidence
 from .hooks.base import FragmentHeader
 from .index import FileIndex, ParseCache, Scope, build_index, count_errors, top_qualifier
 from .languages import Language
-from .location import Location, anchors, locate_in_index
+from .location import Anchor, Location, anchors, locate_in_index
 from .sweep import covering_below
 
 Side = Literal["pre", "post"]
@@ -273,8 +273,11 @@ def _openers(body: list[str], low: int) -> list[str]:
     return [" " * level + "def __fragment__():" for level in levels]
 
 
-def _remap(index: FileIndex, fragment: Fragment, language: Language) -> FileIndex:
-    """Synthetic line numbers → the file's, wrapper lines stretching to the outside."""
+def _remap(
+    index: FileIndex, fragment: Fragment, language: Language, *, keep_all: bool = False
+) -> FileIndex:
+    """Synthetic line numbers → the file's, wrapper lines stretching to the outside;
+    only the plausible scopes unless `keep_all`."""
     known = [n for n in fragment.line_map if n]
     first, last = (min(known), max(known)) if known else (0, 0)
 
@@ -282,7 +285,9 @@ def _remap(index: FileIndex, fragment: Fragment, language: Language) -> FileInde
         mapped = fragment.line_map[line - 1] if 0 < line <= len(fragment.line_map) else None
         return mapped if mapped else default
 
-    plausible = _plausible_scopes(index, fragment, language)
+    plausible = (
+        [True] * len(index.scopes) if keep_all else _plausible_scopes(index, fragment, language)
+    )
     scopes = [
         replace(scope, start=at(scope.start, first - 1), end=at(scope.end, last + 1))
         for scope, keep in zip(index.scopes, plausible, strict=True)
@@ -374,11 +379,36 @@ class _View:
     shown: frozenset[int]
     indents: dict[int, int]
     unit: int
-    first: int  # the span of the hunk's anchors
-    last: int
+    points: tuple[Anchor, ...]  # the hunk's anchors
+    # Callables the hunk declares that were not trusted (`_plausible_scopes`), and the
+    # lines where the fragment's parse has errors: where either lies, nothing is seen.
+    untrusted: tuple[Scope, ...]
+    error_lines: frozenset[int]
+
+    @property
+    def first(self) -> int:
+        return min((a.first for a in self.points), default=0)
+
+    @property
+    def last(self) -> int:
+        return max((a.last for a in self.points), default=0)
 
     def visible(self, scope: Scope) -> bool:
         return scope.start in self.shown
+
+    def clear_inside(self, scope: Scope | None) -> bool:
+        """True when, between the scope's declaration (or the hunk's top, for None) and
+        the anchors, the parse has no error and no untrusted callable holds an anchor:
+        nothing the fragment hides could sit between them."""
+        start = scope.start if scope is not None else 0
+        if any(start <= line <= self.last for line in self.error_lines):
+            return False
+        return not any(
+            u.start >= start
+            and (scope is None or u.end <= scope.end)
+            and any(u.start <= a.first and a.last <= u.end for a in self.points)
+            for u in self.untrusted
+        )
 
     def nested_as_shown(self, scope: Scope) -> bool:
         """True when the scope's indentation is exactly one level per scope the fragment
@@ -406,8 +436,7 @@ class _View:
 def _anonymous_counted(scope: Scope, view: _View) -> bool:
     """An anonymous class's number (`Foo$2`) is right only when its named base's whole
     body up to it is shown, i.e. the base is declared on the hunk's lines."""
-    bare = scope.name.rsplit(".", 1)[-1]
-    if "$" not in bare:
+    if not scope.anonymous:
         return True
     base = scope.name.rsplit("$", 1)[0]
     return any(s.kind == "type" and s.name == base and view.visible(s) for s in view.index.scopes)
@@ -424,6 +453,7 @@ def _evidence(location: Location, view: _View, package: Basis, top: bool) -> Evi
         if method_scope is not None
         and view.visible(method_scope)
         and view.nested_as_shown(method_scope)
+        and view.clear_inside(method_scope)
         else "inferred"
     )
     klass: Basis
@@ -435,7 +465,11 @@ def _evidence(location: Location, view: _View, package: Basis, top: bool) -> Evi
         if type_scope is None:  # a callable's class that is no scope around it (Go receiver)
             klass = method_own if method_scope is not None else "inferred"
         elif view.visible(type_scope):
-            ok = view.nested_as_shown(type_scope) and _anonymous_counted(type_scope, view)
+            ok = (
+                view.nested_as_shown(type_scope)
+                and _anonymous_counted(type_scope, view)
+                and view.clear_inside(type_scope)
+            )
             klass = "seen" if ok else "inferred"
         else:  # the wrapper's type: seen when a method the hunk shows sits right in it
             ok = (
@@ -459,18 +493,38 @@ def _top_level(hunk: Hunk, view: _View, language: Language) -> bool:
     type and callable: `import`/`package` lines at the left margin, or, where no scope
     the hunk shows holds them, lines at the left margin of an indentation language (or
     of a brace language's fragment that reopens nothing), outside strings."""
-    changed = [t for t in (hunk.removed_text or hunk.added_text) if t.strip()]
+    removed = [t for t in hunk.removed_text if t.strip()]
+    own = removed or [t for t in hunk.added_text if t.strip()]
+    if own and all(_TOP_LEVEL_RE.match(t) and not _indent(t) for t in own):
+        return True
+    changed = removed or _insertion_edges(hunk)
     if not changed or any(_indent(t) for t in changed):
         return False
-    if all(_TOP_LEVEL_RE.match(t) for t in changed):
-        return True
     if any(s.start in view.shown for s in view.index.enclosing(view.first, view.last)):
         return False
     if language.fragment != "indent" and view.fragment.head:
         return False
-    if any(_CLOSER_RE.match(t) for t in changed):
-        return False
-    return not _in_string(hunk, view.fragment)
+    if any(_CLOSER_RE.match(t) or _OPENS_BLOCK_RE.search(t) for t in changed):
+        return False  # a closing line, or one opening a block (a `def` line, say)
+    return view.clear_inside(None) and not _in_string(hunk, view.fragment)
+
+
+def _insertion_edges(hunk: Hunk) -> list[str]:
+    """For a hunk that only adds lines: the first line of each added block, and the
+    first line shown after it, whose indentation says whether the block lands at the
+    top level (the added lines' own bodies are indented whatever their place)."""
+    edges: list[str] = []
+    previous: LineKind | None = None
+    want_next = False
+    for line in hunk.lines:
+        if not line.text.strip():
+            continue
+        added = line.kind is LineKind.ADDED
+        if added != (previous is LineKind.ADDED) and (added or want_next):
+            edges.append(line.text)  # a block's first line, or the one shown after it
+        want_next = added
+        previous = line.kind
+    return edges
 
 
 def _in_string(hunk: Hunk, fragment: Fragment) -> bool:
@@ -497,12 +551,40 @@ def _view(
     original = hunk_side_lines(hunk, side)
     indents = {n: _indent(t) for n, t in original if n and t.strip()}
     remapped = _remap(index, fragment, language)
-    points = anchors(hunk)
-    first = min((a.first for a in points), default=0)
-    last = max((a.last for a in points), default=0)
+    kept = set(remapped.scopes)
+    untrusted = tuple(
+        s
+        for s in _remap(index, fragment, language, keep_all=True).scopes
+        if s.kind == "callable" and s not in kept and "__fragment__" not in s.name
+    )
     unit = indent_unit([t for _, t in original])
     shown = frozenset(n for n, _ in original if n)
-    return _View(remapped, fragment, shown, indents, unit, first, last)
+    return _View(
+        remapped,
+        fragment,
+        shown,
+        indents,
+        unit,
+        tuple(anchors(hunk)),
+        untrusted,
+        _error_lines(fragment),
+    )
+
+
+def _error_lines(fragment: Fragment) -> frozenset[int]:
+    """The hunk lines (file numbers) on which the fragment's parse has an error."""
+    if not fragment.errors:
+        return frozenset()
+    rows: set[int] = set()
+    stack = [fragment.tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            rows.add(node.start_point.row)
+        else:
+            stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    lines = fragment.line_map
+    return frozenset(n for row in rows if row < len(lines) and (n := lines[row]))
 
 
 def _fragment_index(
@@ -597,7 +679,12 @@ def _type_declared_inside(view: _View) -> bool:
     if not scopes:
         return False
     innermost = scopes[-1]
-    return innermost.kind == "type" and view.visible(innermost) and view.nested_as_shown(innermost)
+    return (
+        innermost.kind == "type"
+        and view.visible(innermost)
+        and view.nested_as_shown(innermost)
+        and view.clear_inside(innermost)
+    )
 
 
 def added_owner(
