@@ -9,6 +9,8 @@ included) is located twice: from the diff alone, and from the parent's tree (`--
 
   equal      the diff-only value equals the source value (package, class, method, as
              written in the documents, qualifiers included)
+  own part   the same, with the module or package prefix stripped from class and method
+             (what the class and method evidence speak for)
   seen       the diff-only evidence says `seen` for that level
   seen wrong seen, yet the level's own part differs from the source answer: the
              package; the class or method with the file's module or package prefix
@@ -172,6 +174,7 @@ def main() -> None:
                         counter = tally[key][level]
                         counter["hunks"] += 1
                         counter["equal"] += equal
+                        counter["own_equal"] += own_equal
                         counter[basis] += 1
                         if basis == "seen" and not own_equal:
                             counter["seen_wrong"] += 1
@@ -198,6 +201,7 @@ def main() -> None:
             row[level] = {
                 "hunks": hunks,
                 "equal_share": round(c["equal"] / hunks, 3) if hunks else None,
+                "own_part_equal_share": round(c["own_equal"] / hunks, 3) if hunks else None,
                 "seen": c["seen"],
                 "inferred": c["inferred"],
                 "unknown": c["unknown"],

@@ -4,14 +4,16 @@ parameters print their type annotation where there is one, else their name."""
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 
 import tree_sitter as ts
 
 from ..names import SPACE_RE, clean_type, text
-from .base import Hooks
+from .base import FragmentHeader, Hooks
 
 _FUNCTION_VALUES = ("function_expression", "arrow_function", "generator_function")
+_CLASS_HEADING_RE = re.compile(r"^(export\s+)?(default\s+)?(abstract\s+)?class\s+[\w$]+")
 _NAMING_PARENTS = ("assignment_expression", "pair", "public_field_definition", "field_definition")
 
 
@@ -42,6 +44,13 @@ class EcmaScriptHooks(Hooks):
         # The module as an import names it: `lib/router/index.js` -> `lib/router/index`.
         stem = PurePosixPath(path).stem
         return f"{package}/{stem}" if package else stem
+
+    def fragment_header(self, section: str, path: str) -> FragmentHeader | None:
+        # A class declaration as the `@@` heading (git's default: the last line at the
+        # left margin) holds the hunk's methods, as in Java.
+        if _CLASS_HEADING_RE.match(section) and section.rstrip().endswith("{"):
+            return FragmentHeader(section, opens_type=True)
+        return None
 
     def parameters(self, node: ts.Node) -> list[str]:
         params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
