@@ -571,16 +571,21 @@ def test_javascript_function_is_qualified_by_its_module_path() -> None:
 
 
 def test_typescript_method_is_qualified_by_its_module_path() -> None:
+    expected = ("src/app", "src/app/store.Store", "src/app/store.Store.add(string)")
     (sourced,) = _with_sources(STORE_DIFF, _sources({"src/app/store.ts": STORE_TS}))
-    assert _names(sourced) == (
-        "src/app",
-        "src/app/store.Store",
-        "src/app/store.Store.add(string)",
-    )
-    # From the diff alone, `add(item: string): number {` at 2 columns without its class
-    # line does not parse as a method (the heading is not used for TypeScript): class
-    # and method are unknown, not a module-level null.
+    assert _names(sourced) == expected
+    # From the diff alone: `add(...) {` at 2 columns, its body at 4, one level inside
+    # the heading's `export class Store {`: seen, like a Java method in its heading's class.
     (alone,) = _diff_only(STORE_DIFF)
+    assert _names(alone) == expected
+    assert alone.evidence == ALL_SEEN
+
+
+def test_typescript_method_without_its_class_in_sight_is_unknown() -> None:
+    # The same hunk without a section heading: `add(item: string): number {` alone does
+    # not parse as a method, and no class shows. Class and method are unknown, which a
+    # module-level null (seen) is not.
+    (alone,) = _diff_only(STORE_DIFF.replace("@@ export class Store {", "@@"))
     assert _names(alone) == ("src/app", None, None)
     assert alone.placed is False
     assert alone.evidence == Evidence("seen", "unknown", "unknown")
