@@ -233,26 +233,40 @@ def _indent_wrappings(
 ) -> Iterator[Wrapping]:
     """Wrappings for an indentation language: under the header when the lines are
     indented, then dedented to the left margin (with `reopen`, each after the openers
-    of the blocks its first lines sit in)."""
+    of the blocks its first lines sit in; and, when the lines hold an odd number of
+    triple quotes, also after a reopened string: the hunk may start in a docstring)."""
     indents = [len(t) - len(t.lstrip()) for t in body if t.strip()]
     low = min(indents) if indents else 0
-    openers = _openers(body, low) if reopen else []
-    if low and header is not None:
-        head = [header.line, *openers]
-        yield (
-            [*head, *body],
-            [*_blank_map(len(head)), *numbers],
-            1 if header.opens_type else 0,
-            len(head),
-        )
-    dedented = [t[low:] if len(t) >= low else t.lstrip() for t in body]
-    head = [line[low:] for line in openers]
-    yield [*head, *dedented], [*_blank_map(len(head)), *numbers], 0, len(head)
+    heads = [_openers(body, low) if reopen else []]
+    quote = _starts_in_string(body) if reopen else None
+    if quote is not None:
+        heads.append([" " * low + quote])
+    for openers in heads:
+        if low and header is not None:
+            head = [header.line, *openers]
+            yield (
+                [*head, *body],
+                [*_blank_map(len(head)), *numbers],
+                1 if header.opens_type else 0,
+                len(head),
+            )
+        dedented = [t[low:] if len(t) >= low else t.lstrip() for t in body]
+        head = [line[low:] for line in openers]
+        yield [*head, *dedented], [*_blank_map(len(head)), *numbers], 0, len(head)
 
 
 def _blank_map(count: int) -> list[int | None]:
     """The line map of `count` wrapper lines."""
     return [None] * count
+
+
+def _starts_in_string(body: list[str]) -> str | None:
+    """The triple quote the hunk holds an odd number of (its first lines may sit in a
+    string it does not show opening), or None."""
+    for quote in ('"""', "'''"):
+        if sum(line.count(quote) for line in body) % 2:
+            return quote
+    return None
 
 
 def _openers(body: list[str], low: int) -> list[str]:
@@ -348,23 +362,36 @@ def _plausible_scopes(index: FileIndex, fragment: Fragment, language: Language) 
     return keep
 
 
-def indent_unit(lines: list[str]) -> int:
+def indent_unit(lines: list[str]) -> int | None:
     """Columns per nesting level, read from the lines: the smallest step into a block
-    the lines open (a line ending in `{` or `:`, then a deeper one); 4 when none shows."""
+    a line opens (it ends in `{` or `:`, the next is deeper), or between a line that
+    ends a statement or block (`;`, `{`, `}`) and the next that starts one (a
+    continuation line, such as `.call()` or `&& x`, says nothing). Without such a step:
+    2 when a line starts 2 columns off a multiple of 4, 4 for tabs, else None (unknown:
+    a method at 4 columns may be one level in, or two)."""
     steps: list[int] = []
     previous: str | None = None
     for line in lines:
         if not line.strip():
             continue
-        if previous is not None and _OPENS_BLOCK_RE.search(previous):
+        if previous is not None:
             step = _indent(line) - _indent(previous)
-            if step > 0:
+            if step > 0 and _OPENS_BLOCK_RE.search(previous):
                 steps.append(step)
+            elif step and _ENDS_STATEMENT_RE.search(previous) and not _CONTINUES_RE.match(line):
+                steps.append(abs(step))
         previous = line
-    return min(steps) if steps else INDENT
+    if steps:
+        return min(steps)
+    starts = [line for line in lines if line.strip() and not _CONTINUES_RE.match(line)]
+    if any(_indent(line) % INDENT == 2 for line in starts):
+        return 2
+    return INDENT if any(line.startswith("\t") for line in starts) else None
 
 
 _OPENS_BLOCK_RE = re.compile(r"[{:]\s*$")
+_ENDS_STATEMENT_RE = re.compile(r"[;{}]\s*$")
+_CONTINUES_RE = re.compile(r"^\s*([.+\-*/%&|^?:,)\]]|$)")
 _CLOSER_RE = re.compile(r"^[})\]@]")
 _STRING_NODE_RE = re.compile(r"string|template|heredoc")
 
@@ -378,7 +405,7 @@ class _View:
     fragment: Fragment
     shown: frozenset[int]
     indents: dict[int, int]
-    unit: int
+    unit: int | None  # columns per nesting level, None when the hunk does not show it
     points: tuple[Anchor, ...]  # the hunk's anchors
     # Callables the hunk declares that were not trusted (`_plausible_scopes`), and the
     # lines where the fragment's parse has errors: where either lies, nothing is seen.
@@ -414,7 +441,8 @@ class _View:
         """True when the scope's indentation is exactly one level per scope the fragment
         puts around it, and none of these is made up: nothing hidden lies between."""
         indent = self.indents.get(scope.start)
-        if indent is None or indent % self.unit:
+        unit = self.unit or 1  # unknown: only the left margin is sure (level 0)
+        if indent is None or indent % unit or (self.unit is None and indent):
             return False
         around = [
             s
@@ -426,7 +454,7 @@ class _View:
         ]
         if not self.fragment.header_seen and not all(self.visible(s) for s in around):
             return False
-        return indent // self.unit == len(around)
+        return indent // unit == len(around)
 
     def scope_named(self, kind: str, name: str, first: int, last: int) -> Scope | None:
         found = [s for s in self.index.enclosing(first, last) if s.kind == kind and s.name == name]
@@ -621,7 +649,8 @@ def locate_from_diff(
     """Locate one hunk from its own lines (pre-image side, or post-image for a new file),
     saying for package, class and method whether the diff shows it (`Location.evidence`)."""
     side: Side = "post" if file_diff.old_path is None else "pre"
-    path = file_diff.path
+    # The side's own path, as with the sources: a renamed file's pre-image is its old one.
+    path = file_diff.old_path if file_diff.old_path is not None else file_diff.path
     lines = [line.text for line in hunk.lines]
     guess = language.hooks.diff_package(lines, path, language.source_roots)
     package = guess.name if guess.name is not None else ""
