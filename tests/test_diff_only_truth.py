@@ -199,6 +199,32 @@ def test_python_with_sources_every_context_gives_the_same_seen_answer(diff: str)
     assert loc.evidence == ALL_SEEN
 
 
+def test_python_hunk_starting_in_a_docstring_keeps_its_class() -> None:
+    # The hunk opens on the last line of ParamType's docstring (its `\"\"\"` opening is
+    # above the hunk), then shows `def convert` at 4 columns, body at 8, under the
+    # heading's class: Context-free, `convert` would read as a module function.
+    diff = """\
+--- a/src/click/types.py
++++ b/src/click/types.py
+@@ -7,7 +7,7 @@ class ParamType:
+         Now generic.
+     \"\"\"
+ 
+     def convert(self, value):
+-        return value
++        return self.coerce(value)
+ 
+     def coerce(self, value):
+"""
+    (loc,) = _diff_only(diff)
+    assert _names(loc) == (
+        "click",
+        "click.types.ParamType",
+        "click.types.ParamType.convert(self,value)",
+    )
+    assert loc.evidence == Evidence("inferred", "seen", "seen")
+
+
 # --- Python: `__init__.py` is its package; module level is not unknown ----------------
 
 PKG_INIT = """\
@@ -422,6 +448,33 @@ def test_java_anonymous_class_is_entered_from_the_line_after_its_opening() -> No
     (alone,) = _diff_only(GSON_ANONYMOUS_OPENING)
     assert _names(alone) == expected
     assert alone.evidence == Evidence("inferred", "seen", "seen")
+
+
+def test_java_method_is_no_more_than_inferred_when_the_hunk_hides_the_indentation() -> None:
+    # A constructor at 4 columns whose parameters continue at 8 and whose body the hunk
+    # does not reach: nothing shows whether a level is 2 columns (then it sits in a
+    # nested class, as here: MapTypeAdapterFactory.Adapter) or 4. So not seen.
+    diff = """\
+--- a/gson/src/main/java/com/google/gson/internal/bind/MapTypeAdapterFactory.java
++++ b/gson/src/main/java/com/google/gson/internal/bind/MapTypeAdapterFactory.java
+@@ -163,7 +163,7 @@ public final class MapTypeAdapterFactory implements TypeAdapterFactory {
+     private final TypeAdapter<V> valueTypeAdapter;
+     private final ObjectConstructor<? extends Map<K, V>> constructor;
+ 
+-    public Adapter(
++    Adapter(
+         TypeAdapter<K> keyTypeAdapter,
+         TypeAdapter<V> valueTypeAdapter,
+         ObjectConstructor<? extends Map<K, V>> constructor) {
+"""
+    (loc,) = _diff_only(diff)
+    # The values are read as if a level were 4 columns (the outer class), marked guesses.
+    assert _names(loc) == (
+        BIND,
+        f"{BIND}.MapTypeAdapterFactory",
+        f"{BIND}.MapTypeAdapterFactory.Adapter(TypeAdapter,TypeAdapter,ObjectConstructor)",
+    )
+    assert loc.evidence == Evidence("inferred", "inferred", "inferred")
 
 
 # --- Go: receivers ---------------------------------------------------------------------
