@@ -644,6 +644,43 @@ def test_typescript_method_without_its_class_in_sight_is_unknown() -> None:
     assert alone.evidence == Evidence("seen", "unknown", "unknown")
 
 
+# --- C++: a namespace above the hunk qualifies the names ----------------------------------
+
+SHAPE_CC = """\
+#include "shape.h"
+
+namespace geo {
+
+int Shape::area() const {
+  return w * h;
+}
+
+}  // namespace geo
+"""
+SHAPE_DIFF = """\
+--- a/src/shape.cc
++++ b/src/shape.cc
+@@ -4,5 +4,5 @@ namespace geo {
+ 
+ int Shape::area() const {
+-  return w * h;
++  return w * h * 1;
+ }
+ 
+"""
+
+
+def test_cpp_names_under_a_namespace_not_shown_are_guesses() -> None:
+    # `namespace geo {` (line 3) does not indent what it holds, so a definition at the
+    # left margin may sit in it: from the diff alone `Shape` is a guess for `geo.Shape`.
+    (alone,) = _diff_only(SHAPE_DIFF)
+    assert _names(alone) == ("src", "Shape", "Shape.area()")
+    assert alone.evidence == Evidence("seen", "inferred", "inferred")
+    (sourced,) = _with_sources(SHAPE_DIFF, _sources({"src/shape.cc": SHAPE_CC}))
+    assert _names(sourced) == ("src", "geo.Shape", "geo.Shape.area()")
+    assert sourced.evidence == ALL_SEEN
+
+
 # --- Documents ---------------------------------------------------------------------------
 
 

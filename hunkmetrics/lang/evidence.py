@@ -34,8 +34,8 @@ class Evidence:
         return f"{self.package}/{self.class_name}/{self.method}"
 
     def weakened(self) -> Evidence:
-        """This evidence with class and method no better than inferred (a file whose
-        syntax errors error recovery placed the scopes around)."""
+        """This evidence with class and method no better than inferred (say, in a file
+        whose syntax errors error recovery placed the scopes around)."""
         return Evidence(
             self.package, weakest(self.class_name, "inferred"), weakest(self.method, "inferred")
         )

@@ -470,7 +470,9 @@ def _anonymous_counted(scope: Scope, view: _View) -> bool:
     return any(s.kind == "type" and s.name == base and view.visible(s) for s in view.index.scopes)
 
 
-def _evidence(location: Location, view: _View, package: Basis, top: bool) -> Evidence:
+def _evidence(
+    location: Location, view: _View, package: Basis, top: bool, language: Language
+) -> Evidence:
     """How the diff shows the location's class and method (see docs/hierarchy.md)."""
     first, last = view.first, view.last
     method_scope = (
@@ -513,7 +515,10 @@ def _evidence(location: Location, view: _View, package: Basis, top: bool) -> Evi
         method = "seen"
     else:
         method = method_own if klass == "seen" else "inferred"
-    return Evidence(package, klass, method)
+    evidence = Evidence(package, klass, method)
+    # Where namespaces qualify names (C++) and need not indent what they hold, a
+    # namespace opened above the hunk can be part of any name: nothing below is seen.
+    return evidence.weakened() if language.namespaces and not top else evidence
 
 
 def _top_level(hunk: Hunk, view: _View, language: Language) -> bool:
@@ -679,7 +684,7 @@ def locate_from_diff(
             placed=False,
             note="enclosing method not visible in the diff (no source given)",
         )
-    location = replace(location, evidence=_evidence(location, view, guess.basis, top))
+    location = replace(location, evidence=_evidence(location, view, guess.basis, top, language))
     return _with_added_owner(location, hunk, file_diff, language, package, root, cache)
 
 
@@ -753,12 +758,14 @@ def _with_added_owner(
     cache: ParseCache | None,
 ) -> Location:
     """`location`, whose change lies outside every class and method, given the class of
-    the methods it adds there (their declarations show it: seen)."""
+    the methods it adds there (their declarations show it: seen, unless a namespace
+    opened above the hunk may qualify it)."""
     if location.class_name is not None or location.method is not None:
         return location
     owner = added_owner(hunk, file_diff, language, package, root, cache)
     if owner is None:
         return location
+    basis: Basis = "inferred" if language.namespaces else "seen"
     return replace(
-        location, class_name=owner, evidence=replace(location.evidence, class_name="seen")
+        location, class_name=owner, evidence=replace(location.evidence, class_name=basis)
     )
