@@ -405,6 +405,7 @@ def test_java_diff_only_never_states_the_outer_class_of_a_nested_one_as_seen() -
     # the package line, so the package is seen (multi-module root dropped).
     assert _names(alone[0]) == (BIND, None, None)
     assert alone[0].evidence == ALL_SEEN
+    # Hunks 2-4 do not show the package line, hunk 1 of the same file does: seen.
     # Hunk 2: `void bump` at 4 columns, its body at 6: two columns a level, so bump sits
     # two levels deep, in a class nested in TypeAdapters that the hunk does not show.
     # The values are the outer class's, and both are marked inferred.
@@ -413,19 +414,19 @@ def test_java_diff_only_never_states_the_outer_class_of_a_nested_one_as_seen() -
         f"{BIND}.TypeAdapters",
         f"{BIND}.TypeAdapters.bump(int)",
     )
-    assert alone[1].evidence == Evidence("inferred", "inferred", "inferred")
+    assert alone[1].evidence == Evidence("seen", "inferred", "inferred")
     # Hunk 3: `static int thrice` at 2 columns, one level in the heading's class: seen.
     assert _names(alone[2]) == (
         BIND,
         f"{BIND}.TypeAdapters",
         f"{BIND}.TypeAdapters.thrice(int)",
     )
-    assert alone[2].evidence == Evidence("inferred", "seen", "seen")
+    assert alone[2].evidence == ALL_SEEN
     # Hunk 4: inside run() of the anonymous class, neither `new Runnable() {` nor
     # task's declaration shown: the class is a guess, the method unknown.
     assert _names(alone[3]) == (BIND, f"{BIND}.TypeAdapters", None)
     assert alone[3].placed is False
-    assert alone[3].evidence == Evidence("inferred", "inferred", "unknown")
+    assert alone[3].evidence == Evidence("seen", "inferred", "unknown")
 
 
 def test_java_with_sources_names_the_nested_and_anonymous_classes() -> None:
@@ -564,6 +565,33 @@ def test_go_file_at_the_root_has_an_unknown_package_from_the_diff() -> None:
     assert loc.evidence == Evidence("unknown", "seen", "seen")
 
 
+def test_go_package_from_another_file_of_its_directory_is_a_guess() -> None:
+    # command.go's hunk shows no `package` line, args.go's (same directory, the root)
+    # does: Go packages are per directory, so `cobra` is inferred for command.go.
+    diff = """\
+--- a/args.go
++++ b/args.go
+@@ -1,4 +1,5 @@
+ package cobra
+ 
+ import (
++\t"errors"
+ \t"fmt"
+--- a/command.go
++++ b/command.go
+@@ -80,4 +80,4 @@ type Command struct {
+ // Name returns the command's name.
+ func (c *Command) Name() string {
+-\treturn c.Use
++\treturn strings.Fields(c.Use)[0]
+ }
+"""
+    args, command = _diff_only(diff)
+    assert args.package == "cobra" and args.evidence.package == "seen"
+    assert _names(command) == ("cobra", "cobra.Command", "cobra.Command.Name()")
+    assert command.evidence == Evidence("inferred", "seen", "seen")
+
+
 # --- JavaScript and TypeScript: qualified by the module path ---------------------------
 
 ROUTER_JS = """\
@@ -689,9 +717,9 @@ def test_hunk_records_carry_the_evidence_and_fit_the_schema() -> None:
         document = hunks_document(workspace)
     assert [h["evidence"] for h in document["hunks"]] == [
         "seen/seen/seen",
-        "inferred/inferred/inferred",
-        "inferred/seen/seen",
-        "inferred/inferred/unknown",
+        "seen/inferred/inferred",
+        "seen/seen/seen",
+        "seen/inferred/unknown",
     ]
     pattern = schema("hunks")["properties"]["hunks"]["items"]["properties"]["evidence"]["pattern"]
     assert all(re.fullmatch(pattern, h["evidence"]) for h in document["hunks"])

@@ -4,7 +4,7 @@ of a file parses, and say what could not be seen."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from ..patch.model import FileDiff, Hunk, LineKind
 from .evidence import Basis, Evidence
-from .hooks.base import FragmentHeader
+from .hooks.base import DiffPackage, FragmentHeader
 from .index import FileIndex, ParseCache, Scope, build_index, count_errors, top_qualifier
 from .languages import Language
 from .location import Anchor, Location, anchors, locate_in_index
@@ -649,15 +649,23 @@ def _fragment_index(
 
 
 def locate_from_diff(
-    hunk: Hunk, file_diff: FileDiff, language: Language, cache: ParseCache | None = None
+    hunk: Hunk,
+    file_diff: FileDiff,
+    language: Language,
+    cache: ParseCache | None = None,
+    *,
+    package_hint: DiffPackage | None = None,
 ) -> Location:
     """Locate one hunk from its own lines (pre-image side, or post-image for a new file),
-    saying for package, class and method whether the diff shows it (`Location.evidence`)."""
+    saying for package, class and method whether the diff shows it (`Location.evidence`).
+    A package the hunk does not show is `package_hint`, when given (`patch_package`)."""
     side: Side = "post" if file_diff.old_path is None else "pre"
     # The side's own path, as with the sources: a renamed file's pre-image is its old one.
     path = file_diff.old_path if file_diff.old_path is not None else file_diff.path
     lines = [line.text for line in hunk.lines]
     guess = language.hooks.diff_package(lines, path, language.source_roots)
+    if guess.basis != "seen" and package_hint is not None:
+        guess = package_hint
     package = guess.name if guess.name is not None else ""
     root = top_qualifier(language, package, path, from_diff=True)
     index, fragment = _fragment_index(hunk, file_diff, language, side, package, root, cache)
@@ -686,6 +694,20 @@ def locate_from_diff(
         )
     location = replace(location, evidence=_evidence(location, view, guess.basis, top, language))
     return _with_added_owner(location, hunk, file_diff, language, package, root, cache)
+
+
+def patch_package(
+    file_lines: Sequence[str], directory_lines: Sequence[str], path: str, language: Language
+) -> DiffPackage | None:
+    """The package of a file whose hunk does not show it, from the patch's other lines:
+    its other hunks' (seen there), else its directory's other files' (a package usually
+    is a directory's: inferred); None when neither shows one."""
+    hooks, roots = language.hooks, language.source_roots
+    same_file = hooks.diff_package(file_lines, path, roots)
+    if same_file.basis == "seen":
+        return same_file
+    nearby = hooks.diff_package(directory_lines, path, roots) if directory_lines else None
+    return DiffPackage(nearby.name, "inferred") if nearby and nearby.basis == "seen" else None
 
 
 def _header_doubles_a_type(index: FileIndex, fragment: Fragment) -> bool:

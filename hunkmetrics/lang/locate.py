@@ -8,7 +8,7 @@ from typing import Protocol
 
 from ..patch.model import FileDiff, Hunk, Patch
 from .evidence import Evidence
-from .fragment import added_owner, locate_from_diff
+from .fragment import added_owner, locate_from_diff, patch_package
 from .hooks.base import TreeReader
 from .index import FileIndex, ParseCache, top_qualifier
 from .languages import Language, Languages, default_languages
@@ -68,6 +68,7 @@ def locate_patch(
     cache = cache if cache is not None else ParseCache()
     languages = languages if languages is not None else default_languages()
     out: list[LocatedHunk] = []
+    lines = _lines_by_directory(patch)
     for file_diff in patch.files:
         if not file_diff.hunks:
             continue
@@ -89,6 +90,10 @@ def locate_patch(
                 out.append(LocatedHunk(hunk, file_diff, loc))
             continue
         index = _source_index(file_diff, language, sources, cache) if sources else None
+        hint = None
+        if index is None:
+            own, nearby = _nearby_lines(file_diff, lines, languages)
+            hint = patch_package(own, nearby, file_diff.old_path or file_diff.path, language)
         for hunk in file_diff.hunks:
             if index is not None:
                 loc = _with_added_owner(
@@ -99,9 +104,35 @@ def locate_patch(
                     # Error recovery placed the scopes: class and method are its guess.
                     loc = replace(loc, evidence=loc.evidence.weakened())
             else:
-                loc = locate_from_diff(hunk, file_diff, language, cache)
+                loc = locate_from_diff(hunk, file_diff, language, cache, package_hint=hint)
             out.append(LocatedHunk(hunk, file_diff, loc))
     return out
+
+
+def _lines_by_directory(patch: Patch) -> dict[str, list[FileDiff]]:
+    """The patch's files with hunks, by directory (where a package is seen elsewhere)."""
+    out: dict[str, list[FileDiff]] = {}
+    for file_diff in patch.files:
+        if file_diff.hunks:
+            out.setdefault(str(PurePosixPath(file_diff.path).parent), []).append(file_diff)
+    return out
+
+
+def _nearby_lines(
+    file_diff: FileDiff, by_directory: dict[str, list[FileDiff]], languages: Languages
+) -> tuple[list[str], list[str]]:
+    """The lines of the file's hunks, and of its directory's other files in its language."""
+    own = [line.text for hunk in file_diff.hunks for line in hunk.lines]
+    language = languages.for_path(file_diff.path)
+    siblings = by_directory.get(str(PurePosixPath(file_diff.path).parent), [])
+    nearby = [
+        line.text
+        for other in siblings
+        if other is not file_diff and languages.for_path(other.path) is language
+        for hunk in other.hunks
+        for line in hunk.lines
+    ]
+    return own, nearby
 
 
 # A file without a grammar: its directory is its package; class and method are unknown.
