@@ -583,12 +583,13 @@ def _view(
     """`index` remapped to the file's lines, with what the hunk shows."""
     original = hunk_side_lines(hunk, side)
     indents = {n: _indent(t) for n, t in original if n and t.strip()}
-    remapped = _remap(index, fragment, language)
-    kept = set(remapped.scopes)
+    every = _remap(index, fragment, language, keep_all=True).scopes
+    plausible = _plausible_scopes(index, fragment, language)
+    remapped = replace(index, scopes=tuple(s for s, ok in zip(every, plausible, strict=True) if ok))
     untrusted = tuple(
         s
-        for s in _remap(index, fragment, language, keep_all=True).scopes
-        if s.kind == "callable" and s not in kept and "__fragment__" not in s.name
+        for s, ok in zip(every, plausible, strict=True)
+        if not ok and s.kind == "callable" and "__fragment__" not in s.name
     )
     unit = indent_unit([t for _, t in original])
     shown = frozenset(n for n, _ in original if n)
@@ -697,17 +698,15 @@ def locate_from_diff(
 
 
 def patch_package(
-    file_lines: Sequence[str], directory_lines: Sequence[str], path: str, language: Language
+    file_lines: Sequence[str], directory: DiffPackage, path: str, language: Language
 ) -> DiffPackage | None:
     """The package of a file whose hunk does not show it, from the patch's other lines:
-    its other hunks' (seen there), else its directory's other files' (a package usually
-    is a directory's: inferred); None when neither shows one."""
-    hooks, roots = language.hooks, language.source_roots
-    same_file = hooks.diff_package(file_lines, path, roots)
+    its other hunks' (`file_lines`: seen there), else the one seen in its directory's
+    files (`directory`: a package usually is a directory's, so inferred); or None."""
+    same_file = language.hooks.diff_package(file_lines, path, language.source_roots)
     if same_file.basis == "seen":
         return same_file
-    nearby = hooks.diff_package(directory_lines, path, roots) if directory_lines else None
-    return DiffPackage(nearby.name, "inferred") if nearby and nearby.basis == "seen" else None
+    return DiffPackage(directory.name, "inferred") if directory.basis == "seen" else None
 
 
 def _header_doubles_a_type(index: FileIndex, fragment: Fragment) -> bool:
@@ -783,6 +782,8 @@ def _with_added_owner(
     the methods it adds there (their declarations show it: seen, unless a namespace
     opened above the hunk may qualify it)."""
     if location.class_name is not None or location.method is not None:
+        return location
+    if not language.hooks.callables_outside_types:
         return location
     owner = added_owner(hunk, file_diff, language, package, root, cache)
     if owner is None:

@@ -9,7 +9,7 @@ from typing import Protocol
 from ..patch.model import FileDiff, Hunk, Patch
 from .evidence import Evidence
 from .fragment import added_owner, locate_from_diff, patch_package
-from .hooks.base import TreeReader
+from .hooks.base import DiffPackage, TreeReader
 from .index import FileIndex, ParseCache, top_qualifier
 from .languages import Language, Languages, default_languages
 from .location import Anchor, LocatedBy, Location, anchors, locate_in_index
@@ -68,7 +68,8 @@ def locate_patch(
     cache = cache if cache is not None else ParseCache()
     languages = languages if languages is not None else default_languages()
     out: list[LocatedHunk] = []
-    lines = _lines_by_directory(patch)
+    by_directory = _files_by_directory(patch)
+    directory_packages: dict[tuple[str, str], DiffPackage] = {}
     for file_diff in patch.files:
         if not file_diff.hunks:
             continue
@@ -92,8 +93,7 @@ def locate_patch(
         index = _source_index(file_diff, language, sources, cache) if sources else None
         hint = None
         if index is None:
-            own, nearby = _nearby_lines(file_diff, lines, languages)
-            hint = patch_package(own, nearby, file_diff.old_path or file_diff.path, language)
+            hint = _package_hint(file_diff, language, by_directory, directory_packages, languages)
         for hunk in file_diff.hunks:
             if index is not None:
                 loc = _with_added_owner(
@@ -109,7 +109,7 @@ def locate_patch(
     return out
 
 
-def _lines_by_directory(patch: Patch) -> dict[str, list[FileDiff]]:
+def _files_by_directory(patch: Patch) -> dict[str, list[FileDiff]]:
     """The patch's files with hunks, by directory (where a package is seen elsewhere)."""
     out: dict[str, list[FileDiff]] = {}
     for file_diff in patch.files:
@@ -118,21 +118,32 @@ def _lines_by_directory(patch: Patch) -> dict[str, list[FileDiff]]:
     return out
 
 
-def _nearby_lines(
-    file_diff: FileDiff, by_directory: dict[str, list[FileDiff]], languages: Languages
-) -> tuple[list[str], list[str]]:
-    """The lines of the file's hunks, and of its directory's other files in its language."""
-    own = [line.text for hunk in file_diff.hunks for line in hunk.lines]
-    language = languages.for_path(file_diff.path)
-    siblings = by_directory.get(str(PurePosixPath(file_diff.path).parent), [])
-    nearby = [
-        line.text
-        for other in siblings
-        if other is not file_diff and languages.for_path(other.path) is language
-        for hunk in other.hunks
-        for line in hunk.lines
-    ]
-    return own, nearby
+def _lines(file_diff: FileDiff) -> list[str]:
+    return [line.text for hunk in file_diff.hunks for line in hunk.lines]
+
+
+def _package_hint(
+    file_diff: FileDiff,
+    language: Language,
+    by_directory: dict[str, list[FileDiff]],
+    known: dict[tuple[str, str], DiffPackage],
+    languages: Languages,
+) -> DiffPackage | None:
+    """The package the patch shows for a file elsewhere than in a given hunk: in its
+    other hunks (seen), else in its directory's files of its language (inferred; worked
+    out once per directory into `known`)."""
+    path = file_diff.old_path or file_diff.path
+    directory = str(PurePosixPath(file_diff.path).parent)
+    key = (directory, language.name)
+    if key not in known:
+        lines = [
+            text
+            for other in by_directory.get(directory, [])
+            if languages.for_path(other.path) is language
+            for text in _lines(other)
+        ]
+        known[key] = language.hooks.diff_package(lines, path, language.source_roots)
+    return patch_package(_lines(file_diff), known[key], path, language)
 
 
 # A file without a grammar: its directory is its package; class and method are unknown.
@@ -150,6 +161,8 @@ def _with_added_owner(
     """`loc` outside every class and method, given the one class of the methods its hunk
     adds there (a Go receiver's type), as from the diff alone."""
     if loc.class_name is not None or loc.method is not None or not hunk.added:
+        return loc
+    if not language.hooks.callables_outside_types:
         return loc
     package = index.package or ""
     root = top_qualifier(language, package, index.path, from_diff=False)

@@ -63,6 +63,9 @@ class Hooks:
     callables_need_type: bool = False
     # Whether `birch_tree` gives a tree (the BIRCH study measured Java only).
     has_birch_tree: bool = False
+    # Whether `place_callable` can give a callable a class it does not sit in (a Go
+    # receiver, a C++ `Foo::bar`): then a hunk adding such callables takes their class.
+    callables_outside_types: bool = False
 
     def callable_name(self, node: ts.Node) -> str | None:
         """The bare name of a callable node, or None when it is not a named callable."""

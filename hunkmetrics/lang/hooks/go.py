@@ -31,6 +31,8 @@ def _type(node: ts.Node | None) -> str:
 
 
 class GoHooks(Hooks):
+    callables_outside_types = True
+
     def parameters(self, node: ts.Node) -> list[str]:
         params = node.child_by_field_name("parameters")
         out: list[str] = []
