@@ -547,6 +547,30 @@ def test_go_methods_take_their_receiver_as_class_and_keep_their_package() -> Non
     assert {loc.evidence for loc in sourced} == {ALL_SEEN}
 
 
+def test_go_added_method_without_a_comment_is_at_the_top_level() -> None:
+    # The added block starts with the `func` line itself (it opens a block, yet lands
+    # after NewGenerator's closing `}`, outside every function): class from the receiver.
+    diff = """\
+--- a/doc/gen.go
++++ b/doc/gen.go
+@@ -20,3 +20,8 @@ func (g *Generator) Run(out io.Writer) error {
+ func NewGenerator(title string) *Generator {
+ \treturn &Generator{Title: title}
+ }
++
++func (g *Generator) Footer(out io.Writer, width int) error {
++\t_, err := fmt.Fprintln(out, width)
++\treturn err
++}
+"""
+    (alone,) = _diff_only(diff)
+    assert _names(alone) == ("doc", "doc.Generator", None)
+    assert alone.placed is True
+    assert alone.evidence == Evidence("inferred", "seen", "seen")
+    (sourced,) = _with_sources(diff, _sources({"doc/gen.go": GEN_GO}))
+    assert _names(sourced) == ("doc", "doc.Generator", None)
+
+
 def test_go_file_at_the_root_has_an_unknown_package_from_the_diff() -> None:
     # A root file's package is named in its `package` line only (the module's name):
     # not in this hunk, so unknown, and the class is qualified by nothing.

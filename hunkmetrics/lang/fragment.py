@@ -537,8 +537,10 @@ def _top_level(hunk: Hunk, view: _View, language: Language) -> bool:
         return False
     if language.fragment != "indent" and view.fragment.head:
         return False
-    if any(_CLOSER_RE.match(t) or _OPENS_BLOCK_RE.search(t) for t in changed):
-        return False  # a closing line, or one opening a block (a `def` line, say)
+    if any(_CLOSER_RE.match(t) for t in changed):
+        return False  # a closing line belongs to what it closes
+    if any(_OPENS_BLOCK_RE.search(t) for t in removed):
+        return False  # a changed `def` line belongs to its function (an added one does not)
     return view.clear_inside(None) and not _in_string(hunk, view.fragment)
 
 
