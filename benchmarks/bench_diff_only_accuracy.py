@@ -18,7 +18,8 @@ included) is located twice: from the diff alone, and from the parent's tree (`--
 
 The goal is 0 seen-wrong; the cases are listed in the result file.
 
-    python benchmarks/bench_diff_only_accuracy.py [--commits 40] [--mirrors /work/.mirror]
+    python benchmarks/bench_diff_only_accuracy.py [--commits 60] [--mirrors /work/.mirror]
+        [--repos jhy+jsoup:3,10 ... --output results/other.json]
 
 Repositories are bare mirrors (`<owner>+<name>/repo` or `<owner>+<name>` under
 --mirrors); one missing is skipped and said so. Standalone script, not a test.
@@ -137,10 +138,17 @@ def run_commit(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--commits", type=int, default=40)
+    parser.add_argument("--commits", type=int, default=60)
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--repos",
+        nargs="+",
+        metavar="OWNER+NAME[:U,U]",
+        help="mirrors to measure instead of the default six, with context sizes (default 3)",
+    )
     args = parser.parse_args()
+    repositories = [_repository(spec) for spec in args.repos] if args.repos else REPOSITORIES
 
     started = time.perf_counter()
     # (language, context) → level → counters
@@ -148,7 +156,7 @@ def main() -> None:
     wrong: list[dict[str, Any]] = []
     repos_used: dict[str, Any] = {}
     skipped: list[str] = []
-    for name, contexts in REPOSITORIES:
+    for name, contexts in repositories:
         repo = mirror_dir(args.mirrors, name)
         if repo is None:
             skipped.append(name)
@@ -230,6 +238,11 @@ def main() -> None:
         )
         print(f"{key:16} {row['package']['hunks']:5} hunks  {cells}")
     print(f"seen-wrong cases: {len(wrong)}; written {args.output}", file=sys.stderr)
+
+
+def _repository(spec: str) -> tuple[str, tuple[int, ...]]:
+    name, _, contexts = spec.partition(":")
+    return name, tuple(int(c) for c in contexts.split(",")) if contexts else (3,)
 
 
 def _value(item: LocatedHunk, level: str) -> str | None:
