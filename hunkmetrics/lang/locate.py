@@ -13,6 +13,7 @@ from .hooks.base import DiffPackage, TreeReader
 from .index import FileIndex, ParseCache, top_qualifier
 from .languages import Language, Languages, default_languages
 from .location import Anchor, LocatedBy, Location, anchors, locate_in_index
+from .selection import is_test_file
 
 __all__ = [
     "Anchor",
@@ -136,12 +137,12 @@ def _package_hint(
     directory = str(PurePosixPath(file_diff.path).parent)
     key = (directory, language.name)
     if key not in known:
-        lines = [
-            text
-            for other in by_directory.get(directory, [])
-            if languages.for_path(other.path) is language
-            for text in _lines(other)
-        ]
+        # Test files last: a Go external test declares `package foo_test`.
+        siblings = sorted(
+            (f for f in by_directory.get(directory, []) if languages.for_path(f.path) is language),
+            key=lambda f: is_test_file(f.path, languages),
+        )
+        lines = [text for other in siblings for text in _lines(other)]
         known[key] = language.hooks.diff_package(lines, path, language.source_roots)
     return patch_package(_lines(file_diff), known[key], path, language)
 
