@@ -7,8 +7,8 @@ from pathlib import PurePosixPath
 from typing import Protocol
 
 from ..patch.model import FileDiff, Hunk, Patch
+from .diff_locate import added_owner, locate_from_diff, patch_package
 from .evidence import Evidence
-from .fragment import added_owner, locate_from_diff, patch_package
 from .hooks.base import DiffPackage, TreeReader
 from .index import FileIndex, ParseCache, top_qualifier
 from .languages import Language, Languages, default_languages
