@@ -48,11 +48,12 @@ def test_javascript() -> None:
         "function helper(a, ...rest) {}\n"  # 9
         "[1].map(x => x);\n"  # 10: anonymous arrow, not a named callable
     )
+    # Top-level names are qualified by the module: the path without its extension.
     assert scopes(source, "javascript", "web/cart.js") == [
-        ("type", "Cart", 1, 5),
-        ("callable", "Cart.add(item,qty)", 2, 4),
-        ("callable", "total(items)", 6, 8),
-        ("callable", "helper(a,...rest)", 9, 9),
+        ("type", "web/cart.Cart", 1, 5),
+        ("callable", "web/cart.Cart.add(item,qty)", 2, 4),
+        ("callable", "web/cart.total(items)", 6, 8),
+        ("callable", "web/cart.helper(a,...rest)", 9, 9),
     ]
 
 
@@ -66,9 +67,9 @@ def test_typescript_uses_annotated_types() -> None:
         "interface Shape { area(): number; }\n"  # 6
     )
     assert scopes(source, "typescript", "src/repo.ts") == [
-        ("type", "Repo", 1, 5),
-        ("callable", "Repo.find(number,Map)", 2, 4),
-        ("type", "Shape", 6, 6),
+        ("type", "src/repo.Repo", 1, 5),
+        ("callable", "src/repo.Repo.find(number,Map)", 2, 4),
+        ("type", "src/repo.Shape", 6, 6),
     ]
 
 
@@ -209,7 +210,7 @@ def test_cpp_hunks_located_from_source() -> None:
             " func Sum(xs []int) int {\n-\treturn 0\n+\treturn len(xs)\n }\n",
             "a.Sum([]int)",
         ),
-        ("web/a.js", " function go(x) {\n-  return 1;\n+  return 2;\n }\n", "go(x)"),
+        ("web/a.js", " function go(x) {\n-  return 1;\n+  return 2;\n }\n", "web/a.go(x)"),
         ("src/a.c", " int twice(int v) {\n-  return v;\n+  return 2 * v;\n }\n", "twice(int)"),
     ],
 )

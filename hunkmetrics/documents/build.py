@@ -66,7 +66,7 @@ def source_block(workspace: DocumentSource) -> dict[str, str] | None:
 
 def hunk_record(item: LocatedHunk, kind: HunkKind | None = None) -> dict[str, Any]:
     """One hunk as in the `hunkmetrics/hunks/v1` document (`kind`: code, comment or
-    whitespace, when known)."""
+    whitespace, when known; `evidence`: how its package, class and method are known)."""
     hunk, loc = item.hunk, item.location
     return HUNK.build(
         {
@@ -91,6 +91,7 @@ def hunk_record(item: LocatedHunk, kind: HunkKind | None = None) -> dict[str, An
             "placed": loc.placed,
             "note": loc.note,
             **({"kind": kind} if kind is not None else {}),
+            "evidence": loc.evidence.code(),
         }
     )
 

@@ -23,6 +23,7 @@ from ..jsonshape import (
     const,
     enum,
 )
+from ..lang.evidence import EVIDENCE_PATTERN
 from ..lang.hunk_kind import HUNK_KINDS
 from ..metrics.birch_artifacts import ARTIFACT_NAMES
 from ..metrics.divergence import DIVERGENCE
@@ -40,6 +41,11 @@ PROFILE = enum(*PROFILE_NAMES)
 HUNKING = enum("as-given", "regions")
 FINGERPRINT = Leaf({"type": "string", "pattern": "^[0-9a-f]{12}$"})
 STATUS = enum(*(status.value for status in FileStatus))
+# How a hunk's package, class and method are known (lang/evidence.py), as
+# `package/class/method`, each seen, inferred (a guess) or unknown (a null value that
+# says nothing, unlike a seen null): `inferred/seen/seen`. One short string, as a
+# document can hold many thousands of hunks.
+EVIDENCE = Leaf({"type": "string", "pattern": EVIDENCE_PATTERN})
 
 HUNK = Obj(
     {
@@ -65,8 +71,10 @@ HUNK = Obj(
         "note": Nullable(STR),
         # code, or a hunk that changes only comments or whitespace (lang/hunk_kind.py)
         "kind": enum(*HUNK_KINDS),
+        "evidence": EVIDENCE,
     },
-    frozenset({"kind"}),
+    # Optional: documents written before these fields lack them.
+    frozenset({"kind", "evidence"}),
 )
 # How many hunks of each kind (optional: documents before it lack it).
 KIND_COUNTS = Obj({kind: COUNT for kind in HUNK_KINDS})

@@ -1,5 +1,6 @@
-"""Locating a hunk from the diff alone: parse its own lines, wrapped so that a fragment
-of a file parses, and say what could not be seen."""
+"""A hunk's own lines, wrapped so that they parse as a fragment of a file, and the
+fragment's scopes mapped back to the file's lines, keeping only those it can trust.
+Locating from them is diff_locate.py; how sure each level is, diff_evidence.py."""
 
 from __future__ import annotations
 
@@ -12,17 +13,15 @@ import tree_sitter as ts
 
 from ..patch.model import FileDiff, Hunk, LineKind
 from .hooks.base import FragmentHeader
-from .index import FileIndex, ParseCache, Scope, build_index, count_errors, top_qualifier
+from .index import FileIndex, ParseCache, count_errors
 from .languages import Language
-from .location import Location, anchors, locate_in_index
 from .sweep import covering_below
 
 Side = Literal["pre", "post"]
-# Lines of one wrapping: the text, each line's number in the file (None: wrapper line)
-# and how many type scopes the wrapper opens.
-Wrapping = tuple[list[str], list[int | None], int]
+# Lines of one wrapping: the text, each line's number in the file (None: wrapper line),
+# how many type scopes the wrapper opens and how many wrapper lines precede the hunk's.
+Wrapping = tuple[list[str], list[int | None], int, int]
 
-_TOP_LEVEL_RE = re.compile(r"^\s*(import|package|#\s*include|using|from)\b|^\s*$")
 # Error recovery can read `} else {` as a method named `else`: no callable has these names.
 _KEYWORDS = frozenset(
     {
@@ -61,6 +60,8 @@ class Fragment:
     wrapper_types: int  # how many type scopes the wrapper itself opens
     tree: ts.Tree
     errors: int
+    head: int = 0  # wrapper lines before the hunk's own (0: nothing hidden is reopened)
+    header_seen: bool = True  # a wrapper type comes from the `@@` heading, not made up
 
 
 def hunk_side_lines(hunk: Hunk, side: Side = "pre") -> list[tuple[int, str]]:
@@ -132,28 +133,32 @@ def build_fragment(
     side: Side = "pre",
     *,
     use_header: bool = True,
+    reopen: bool = False,
 ) -> Fragment:
     """The best-parsing wrapping of the hunk's lines for this language (without the
-    hooks' header line when `use_header` is false)."""
+    hooks' header line when `use_header` is false). With `reopen`, an indentation
+    language's first lines, deeper than the hunk's shallowest, get the blocks they sit
+    in reopened (`def __fragment__():`), as a brace language's unmatched `}` always do."""
     numbered = hunk_side_lines(hunk, side)
     body = [text for _, text in numbered]
     numbers: list[int | None] = [n for n, _ in numbered]
     header = language.hooks.fragment_header(hunk.section, file_diff.path) if use_header else None
     candidates: list[Wrapping] = []
     if language.fragment == "indent":
-        candidates.extend(_indent_wrappings(body, numbers, header))
+        candidates.extend(_indent_wrappings(body, numbers, header, reopen=reopen))
     else:
         if _starts_in_comment(body):
             body, numbers = ["/*", *body], [None, *numbers]
         candidates.extend(_brace_wrappings(body, numbers, header))
     best: Fragment | None = None
     parser = language.parser()
-    for lines, line_map, wrapper_types in candidates:
+    seen = header is None or header.seen
+    for lines, line_map, wrapper_types, head in candidates:
         data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
         tree = parser.parse(data)
         errors = count_errors(tree)
         if best is None or errors < best.errors:
-            best = Fragment(data, tuple(line_map), wrapper_types, tree, errors)
+            best = Fragment(data, tuple(line_map), wrapper_types, tree, errors, head, seen)
         if errors == 0:
             break
     assert best is not None
@@ -168,6 +173,7 @@ def cached_fragment(
     side: Side,
     *,
     use_header: bool = True,
+    reopen: bool = False,
 ) -> Fragment:
     """`build_fragment`, once per hunk side and run."""
     key: tuple[object, ...] = (
@@ -180,10 +186,12 @@ def cached_fragment(
     )
     if not use_header:
         key = (*key, "no header")
+    if reopen and language.fragment == "indent":  # brace wrappings always reopen
+        key = (*key, "reopen")
     cached = cache.fragments.get(key)
     if not isinstance(cached, Fragment):
         cached = cache.fragments[key] = build_fragment(
-            hunk, file_diff, language, side, use_header=use_header
+            hunk, file_diff, language, side, use_header=use_header, reopen=reopen
         )
     return cached
 
@@ -210,23 +218,78 @@ def _brace_wrappings(
                 [*head, *body, *tail],
                 [None] * len(head) + numbers + [None] * len(tail),
                 1 if opens_type else 0,
+                len(head),
             )
 
 
 def _indent_wrappings(
-    body: list[str], numbers: list[int | None], header: FragmentHeader | None
+    body: list[str],
+    numbers: list[int | None],
+    header: FragmentHeader | None,
+    *,
+    reopen: bool = False,
 ) -> Iterator[Wrapping]:
     """Wrappings for an indentation language: under the header when the lines are
-    indented, then dedented to the left margin."""
+    indented, then dedented to the left margin (with `reopen`, each after the openers
+    of the blocks its first lines sit in; and, when the lines hold an odd number of
+    triple quotes, also after a reopened string: the hunk may start in a docstring)."""
     indents = [len(t) - len(t.lstrip()) for t in body if t.strip()]
     low = min(indents) if indents else 0
-    if low and header is not None:
-        yield [header.line, *body], [None, *numbers], 1 if header.opens_type else 0
-    yield [t[low:] if len(t) >= low else t.lstrip() for t in body], list(numbers), 0
+    heads = [_openers(body, low) if reopen else []]
+    quote = _starts_in_string(body) if reopen else None
+    if quote is not None:
+        heads.append([" " * low + quote])
+    for openers in heads:
+        if low and header is not None:
+            head = [header.line, *openers]
+            yield (
+                [*head, *body],
+                [*_blank_map(len(head)), *numbers],
+                1 if header.opens_type else 0,
+                len(head),
+            )
+        dedented = [t[low:] if len(t) >= low else t.lstrip() for t in body]
+        head = [line[low:] for line in openers]
+        yield [*head, *dedented], [*_blank_map(len(head)), *numbers], 0, len(head)
 
 
-def _remap(index: FileIndex, fragment: Fragment, language: Language) -> FileIndex:
-    """Synthetic line numbers → the file's, wrapper lines stretching to the outside."""
+def _blank_map(count: int) -> list[int | None]:
+    """The line map of `count` wrapper lines."""
+    return [None] * count
+
+
+def _starts_in_string(body: list[str]) -> str | None:
+    """The triple quote the hunk holds an odd number of (its first lines may sit in a
+    string it does not show opening), or None."""
+    for quote in ('"""', "'''"):
+        if sum(line.count(quote) for line in body) % 2:
+            return quote
+    return None
+
+
+def _openers(body: list[str], low: int) -> list[str]:
+    """`def __fragment__():` lines opening the blocks that the hunk's first lines, deeper
+    than its shallowest line (`low`), sit in without showing their opening: one at
+    `low` and one at each shallower level those lines step back to."""
+    leading: list[int] = []
+    for line in body:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        if indent <= low:
+            break
+        leading.append(indent)
+    if not leading:
+        return []
+    levels = sorted({low} | {i for i in leading if i < leading[0]})
+    return [" " * level + "def __fragment__():" for level in levels]
+
+
+def remap(
+    index: FileIndex, fragment: Fragment, language: Language, *, keep_all: bool = False
+) -> FileIndex:
+    """Synthetic line numbers → the file's, wrapper lines stretching to the outside;
+    only the plausible scopes unless `keep_all`."""
     known = [n for n in fragment.line_map if n]
     first, last = (min(known), max(known)) if known else (0, 0)
 
@@ -234,8 +297,9 @@ def _remap(index: FileIndex, fragment: Fragment, language: Language) -> FileInde
         mapped = fragment.line_map[line - 1] if 0 < line <= len(fragment.line_map) else None
         return mapped if mapped else default
 
-    lines = fragment.text.decode("utf-8", "surrogateescape").split("\n")
-    plausible = _plausible_scopes(index, fragment, lines, language)
+    plausible = (
+        [True] * len(index.scopes) if keep_all else plausible_scopes(index, fragment, language)
+    )
     scopes = [
         replace(scope, start=at(scope.start, first - 1), end=at(scope.end, last + 1))
         for scope, keep in zip(index.scopes, plausible, strict=True)
@@ -244,17 +308,15 @@ def _remap(index: FileIndex, fragment: Fragment, language: Language) -> FileInde
     return replace(index, scopes=tuple(scopes))
 
 
-def _indent(line: str) -> int:
+def indent_of(line: str) -> int:
     return len(line.expandtabs(INDENT)) - len(line.lstrip())
 
 
-def _on_hunk_line(line: int, fragment: Fragment) -> bool:
+def on_hunk_line(line: int, fragment: Fragment) -> bool:
     return 0 < line <= len(fragment.line_map) and bool(fragment.line_map[line - 1])
 
 
-def _plausible_scopes(
-    index: FileIndex, fragment: Fragment, lines: list[str], language: Language
-) -> list[bool]:
+def plausible_scopes(index: FileIndex, fragment: Fragment, language: Language) -> list[bool]:
     """Whether each scope found in a fragment can be trusted.
 
     Error recovery can invent declarations (`} else {`, or a call such as
@@ -263,7 +325,8 @@ def _plausible_scopes(
     no keyword and, where the hooks say callables need a type (Java), it sits inside a
     type. And a fragment hides the types around it: a method indented deeper than the
     types the hunk shows can explain belongs to a nested or anonymous class whose name
-    is not visible, so naming it would be a guess."""
+    is not visible, so naming it would be a guess. (A dedented wrapping's guesses are
+    kept, and `_evidence` says they are inferred, from the file's own indentation.)"""
     language_needs_type = language.hooks.callables_need_type
     keep = [True] * len(index.scopes)
     checks: list[int] = []
@@ -276,7 +339,7 @@ def _plausible_scopes(
             scope.header_error
             or scope.qualifier.rsplit(".", 1)[-1] in _KEYWORDS
             or (language_needs_type and scope.owner is None)
-            or not _on_hunk_line(scope.start, fragment)
+            or not on_hunk_line(scope.start, fragment)
         ):
             keep[i] = False
         else:
@@ -285,90 +348,13 @@ def _plausible_scopes(
     visible = [
         (s.start, s.end, s.depth)
         for s in index.scopes
-        if s.kind == "type" and _on_hunk_line(s.start, fragment)
+        if s.kind == "type" and on_hunk_line(s.start, fragment)
     ]
     counts = covering_below(
         visible, [(index.scopes[i].start, index.scopes[i].depth) for i in checks]
     )
-    indents: dict[int, int] = {}
+    lines = fragment.text.decode("utf-8", "surrogateescape").split("\n")
     for i, visible_types in zip(checks, counts, strict=True):
-        start = index.scopes[i].start
-        if start not in indents:
-            indents[start] = _indent(lines[start - 1])
         nesting = visible_types + (1 if fragment.wrapper_types else 0)
-        keep[i] = indents[start] <= INDENT * nesting
+        keep[i] = indent_of(lines[index.scopes[i].start - 1]) <= INDENT * nesting
     return keep
-
-
-def locate_from_diff(
-    hunk: Hunk, file_diff: FileDiff, language: Language, cache: ParseCache | None = None
-) -> Location:
-    """Locate one hunk from its own lines (pre-image side, or post-image for a new file)."""
-    side: Side = "post" if file_diff.old_path is None else "pre"
-    path = file_diff.path
-    lines = [line.text for line in hunk.lines]
-    package = language.hooks.diff_package(lines, path, language.source_roots)
-    root = top_qualifier(language, package, path, from_diff=True)
-    for use_header in (True, False):
-        fragment = (
-            cached_fragment(cache, hunk, file_diff, language, side, use_header=use_header)
-            if cache is not None
-            else build_fragment(hunk, file_diff, language, side, use_header=use_header)
-        )
-        index = build_index(
-            fragment.text, language, path, package=package, root=root, tree=fragment.tree
-        )
-        if not _header_doubles_a_type(index, fragment):
-            break
-    index = _remap(index, fragment, language)
-    location = locate_in_index(index, hunk, "diff")
-    if side == "post":
-        location = replace(
-            location,
-            class_name=None,
-            method=None,
-            methods=(),
-            method_span=None,
-            note="new file: located in its post-image",
-        )
-        return location
-    location = replace(location, method_span=None)
-    if location.method is None and not _type_declared_inside(index, hunk, fragment):
-        location = replace(
-            location,
-            placed=False,
-            note="enclosing method not visible in the diff (no source given)",
-        )
-    return location
-
-
-def _header_doubles_a_type(index: FileIndex, fragment: Fragment) -> bool:
-    """True when a type opened by the wrapper holds, on the hunk's own lines, a type of
-    the same name: the hunk shows the declaration the header stood in for (a Java class
-    named after its file), which would otherwise be read as `Foo.Foo`."""
-    wrappers = {
-        s.name
-        for s in index.scopes
-        if s.kind == "type" and s.depth == 1 and not _on_hunk_line(s.start, fragment)
-    }
-    return any(
-        s.kind == "type"
-        and _on_hunk_line(s.start, fragment)
-        and s.name.rpartition(".")[0] in wrappers
-        and s.name.rpartition(".")[2] == s.name.rpartition(".")[0].rpartition(".")[2]
-        for s in index.scopes
-    )
-
-
-def _type_declared_inside(index: FileIndex, hunk: Hunk, fragment: Fragment) -> bool:
-    """True when the innermost scope around the change is a type whose declaration the
-    hunk itself shows, so a null method is certain rather than unknown."""
-    points = anchors(hunk)
-    if not points:
-        return False
-    known = {n for n in fragment.line_map if n}
-    scopes: list[Scope] = index.enclosing(points[0].first, points[-1].last)
-    if not scopes:  # top level: only certain for lines that can only be there
-        return all(_TOP_LEVEL_RE.match(t) for t in hunk.removed_text or hunk.added_text)
-    innermost = scopes[-1]
-    return innermost.kind == "type" and innermost.start in known

@@ -43,9 +43,16 @@ class Scope:
     depth: int
     owner: str | None = None  # a callable's type (its class)
     header_error: bool = False  # the declaration before its body holds a syntax error
+    anonymous: bool = False  # an anonymous class: `new Foo() {` belongs to what encloses it
 
     def contains(self, first: int, last: int) -> bool:
         return self.start <= first and last <= self.end
+
+    @property
+    def entered_at(self) -> int:
+        """The first line a hunk is placed inside the scope from: an anonymous class's
+        line after its opening, else its start."""
+        return self.start + 1 if self.anonymous else self.start
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +227,7 @@ def _make_scope(
         base = context.owner if context.owner is not None else root
         anonymous[base] += 1
         name = f"{base}${anonymous[base]}"
-        return Scope("type", name, name, start, end, depth)
+        return Scope("type", name, name, start, end, depth, anonymous=True)
     if kind == "type" or kind == "namespace":
         if not language.hooks.defines(node):
             return None

@@ -7,11 +7,13 @@ from pathlib import PurePosixPath
 from typing import Protocol
 
 from ..patch.model import FileDiff, Hunk, Patch
-from .fragment import locate_from_diff
-from .hooks.base import TreeReader
-from .index import FileIndex, ParseCache
+from .diff_locate import added_owner, locate_from_diff, patch_package
+from .evidence import Evidence
+from .hooks.base import DiffPackage, TreeReader
+from .index import FileIndex, ParseCache, top_qualifier
 from .languages import Language, Languages, default_languages
 from .location import Anchor, LocatedBy, Location, anchors, locate_in_index
+from .selection import is_test_file
 
 __all__ = [
     "Anchor",
@@ -67,6 +69,8 @@ def locate_patch(
     cache = cache if cache is not None else ParseCache()
     languages = languages if languages is not None else default_languages()
     out: list[LocatedHunk] = []
+    by_directory = _files_by_directory(patch)
+    directory_packages: dict[tuple[str, str], DiffPackage] = {}
     for file_diff in patch.files:
         if not file_diff.hunks:
             continue
@@ -83,19 +87,88 @@ def locate_patch(
                     None,
                     "source" if sources else "diff",
                     note,
+                    evidence=_NO_GRAMMAR,
                 )
                 out.append(LocatedHunk(hunk, file_diff, loc))
             continue
         index = _source_index(file_diff, language, sources, cache) if sources else None
+        hint = None
+        if index is None:
+            hint = _package_hint(file_diff, language, by_directory, directory_packages, languages)
         for hunk in file_diff.hunks:
             if index is not None:
-                loc = locate_in_index(index, hunk, "source")
+                loc = _with_added_owner(
+                    locate_in_index(index, hunk, "source"), index, hunk, file_diff, language, cache
+                )
                 if index.parse_errors:
                     loc = _with_note(loc, f"the file has {index.parse_errors} syntax error(s)")
+                    # Error recovery placed the scopes: class and method are its guess.
+                    loc = replace(loc, evidence=loc.evidence.weakened())
             else:
-                loc = locate_from_diff(hunk, file_diff, language, cache)
+                loc = locate_from_diff(hunk, file_diff, language, cache, package_hint=hint)
             out.append(LocatedHunk(hunk, file_diff, loc))
     return out
+
+
+def _files_by_directory(patch: Patch) -> dict[str, list[FileDiff]]:
+    """The patch's files with hunks, by directory (where a package is seen elsewhere)."""
+    out: dict[str, list[FileDiff]] = {}
+    for file_diff in patch.files:
+        if file_diff.hunks:
+            out.setdefault(str(PurePosixPath(file_diff.path).parent), []).append(file_diff)
+    return out
+
+
+def _lines(file_diff: FileDiff) -> list[str]:
+    return [line.text for hunk in file_diff.hunks for line in hunk.lines]
+
+
+def _package_hint(
+    file_diff: FileDiff,
+    language: Language,
+    by_directory: dict[str, list[FileDiff]],
+    known: dict[tuple[str, str], DiffPackage],
+    languages: Languages,
+) -> DiffPackage | None:
+    """The package the patch shows for a file elsewhere than in a given hunk: in its
+    other hunks (seen), else in its directory's files of its language (inferred; worked
+    out once per directory into `known`)."""
+    path = file_diff.old_path or file_diff.path
+    directory = str(PurePosixPath(file_diff.path).parent)
+    key = (directory, language.name)
+    if key not in known:
+        # Test files last: a Go external test declares `package foo_test`.
+        siblings = sorted(
+            (f for f in by_directory.get(directory, []) if languages.for_path(f.path) is language),
+            key=lambda f: is_test_file(f.path, languages),
+        )
+        lines = [text for other in siblings for text in _lines(other)]
+        known[key] = language.hooks.diff_package(lines, path, language.source_roots)
+    return patch_package(_lines(file_diff), known[key], path, language)
+
+
+# A file without a grammar: its directory is its package; class and method are unknown.
+_NO_GRAMMAR = Evidence(class_name="unknown", method="unknown")
+
+
+def _with_added_owner(
+    loc: Location,
+    index: FileIndex,
+    hunk: Hunk,
+    file_diff: FileDiff,
+    language: Language,
+    cache: ParseCache,
+) -> Location:
+    """`loc` outside every class and method, given the one class of the methods its hunk
+    adds there (a Go receiver's type), as from the diff alone."""
+    if loc.class_name is not None or loc.method is not None or not hunk.added:
+        return loc
+    if not language.hooks.callables_outside_types:
+        return loc
+    package = index.package or ""
+    root = top_qualifier(language, package, index.path, from_diff=False)
+    owner = added_owner(hunk, file_diff, language, package, root, cache)
+    return loc if owner is None else replace(loc, class_name=owner)
 
 
 def _with_note(loc: Location, note: str) -> Location:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..patch.model import Hunk, LineKind
+from .evidence import SEEN, Evidence
 from .index import FileIndex, Scope
 from .sweep import deepest_containing
 
@@ -25,6 +26,7 @@ class Location:
     located_by: LocatedBy
     note: str | None = None
     placed: bool = True  # False: the method could not be determined (see note)
+    evidence: Evidence = SEEN  # how package, class and method are known
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +60,7 @@ def locate_in_index(index: FileIndex, hunk: Hunk, located_by: LocatedBy) -> Loca
             located_by,
             note="the hunk changes no line",
             placed=False,
+            evidence=Evidence(class_name="unknown", method="unknown"),
         )
     per_anchor = _innermost_all(index, points)
     methods = list(dict.fromkeys(c.name for _, c in per_anchor if c is not None))
@@ -89,7 +92,7 @@ def _innermost_all(index: FileIndex, points: list[Anchor]) -> list[tuple[str | N
     deepest: dict[str, list[Scope | None]] = {}
     for kind in ("type", "callable"):
         scopes = [s for s in index.scopes if s.kind == kind]
-        found = deepest_containing([(s.start, s.end, s.depth) for s in scopes], queries)
+        found = deepest_containing([(s.entered_at, s.end, s.depth) for s in scopes], queries)
         deepest[kind] = [scopes[i] if i is not None else None for i in found]
     out: list[tuple[str | None, Scope | None]] = []
     for type_scope, callable_scope in zip(deepest["type"], deepest["callable"], strict=True):

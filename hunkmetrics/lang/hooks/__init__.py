@@ -4,6 +4,6 @@ A rules file names its hooks module (`hooks = "java"` → `hooks/java.py`); the 
 defines `HOOKS`, an instance of a `Hooks` subclass that overrides what the language
 needs. A language without a hooks module gets the defaults of `Hooks`."""
 
-from .base import FragmentHeader, Hooks, Placement, TreeReader
+from .base import DiffPackage, FragmentHeader, Hooks, Placement, TreeReader
 
-__all__ = ["FragmentHeader", "Hooks", "Placement", "TreeReader"]
+__all__ = ["DiffPackage", "FragmentHeader", "Hooks", "Placement", "TreeReader"]

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import tree_sitter as ts
 
+from ..evidence import Basis
 from ..javaparser_shape import ShapedTree
 from ..names import SPACE_RE, text
 from ..paths import directory_package
@@ -41,6 +42,16 @@ class FragmentHeader:
 
     line: str
     opens_type: bool
+    # False when the line is made up (a Java class named after the file), not the `@@`
+    # heading's own: a type it opens is then a guess.
+    seen: bool = True
+
+
+class DiffPackage(NamedTuple):
+    """The package seen from the diff alone (None: no guess) and how it is known."""
+
+    name: str | None
+    basis: Basis
 
 
 class Hooks:
@@ -52,6 +63,9 @@ class Hooks:
     callables_need_type: bool = False
     # Whether `birch_tree` gives a tree (the BIRCH study measured Java only).
     has_birch_tree: bool = False
+    # Whether `place_callable` can give a callable a class it does not sit in (a Go
+    # receiver, a C++ `Foo::bar`): then a hunk adding such callables takes their class.
+    callables_outside_types: bool = False
 
     def callable_name(self, node: ts.Node) -> str | None:
         """The bare name of a callable node, or None when it is not a named callable."""
@@ -90,9 +104,12 @@ class Hooks:
         the file itself (its declaration, else its directory)."""
         return None
 
-    def diff_package(self, lines: Sequence[str], path: str, source_roots: tuple[str, ...]) -> str:
-        """The package seen from the diff alone: the hunk's lines and the file's path."""
-        return directory_package(path)
+    def diff_package(
+        self, lines: Sequence[str], path: str, source_roots: tuple[str, ...]
+    ) -> DiffPackage:
+        """The package from the diff alone (the hunk's lines and the file's path), and
+        its basis. Default: the directory, which is the package by definition: seen."""
+        return DiffPackage(directory_package(path), "seen")
 
     def module_root(self, package: str, path: str, from_diff: bool) -> str | None:
         """The qualifier that top-level names start with, or None for the default: the

@@ -58,6 +58,8 @@ def _parameter(child: ts.Node) -> str:
 
 
 class CFamilyHooks(Hooks):
+    callables_outside_types = True
+
     def callable_name(self, node: ts.Node) -> str | None:
         parts = declarator_name(node)
         return ".".join(parts) if parts else None

@@ -1,14 +1,19 @@
-"""JavaScript, TypeScript and TSX: functions bound to a name are callables, and
+"""JavaScript, TypeScript and TSX: functions bound to a name are callables, top-level
+names are qualified by their module (the file's path without its extension), and
 parameters print their type annotation where there is one, else their name."""
 
 from __future__ import annotations
 
+import re
+from pathlib import PurePosixPath
+
 import tree_sitter as ts
 
 from ..names import SPACE_RE, clean_type, text
-from .base import Hooks
+from .base import FragmentHeader, Hooks
 
 _FUNCTION_VALUES = ("function_expression", "arrow_function", "generator_function")
+_CLASS_HEADING_RE = re.compile(r"^(export\s+)?(default\s+)?(abstract\s+)?class\s+[\w$]+")
 _NAMING_PARENTS = ("assignment_expression", "pair", "public_field_definition", "field_definition")
 
 
@@ -33,6 +38,18 @@ class EcmaScriptHooks(Hooks):
                 or parent.child_by_field_name("property")
             )
             return text(key).split(".")[-1] or None
+        return None
+
+    def module_root(self, package: str, path: str, from_diff: bool) -> str:
+        # The module as an import names it: `lib/router/index.js` -> `lib/router/index`.
+        stem = PurePosixPath(path).stem
+        return f"{package}/{stem}" if package else stem
+
+    def fragment_header(self, section: str, path: str) -> FragmentHeader | None:
+        # A class declaration as the `@@` heading (git's default: the last line at the
+        # left margin) holds the hunk's methods, as in Java.
+        if _CLASS_HEADING_RE.match(section) and section.rstrip().endswith("{"):
+            return FragmentHeader(section, opens_type=True)
         return None
 
     def parameters(self, node: ts.Node) -> list[str]:

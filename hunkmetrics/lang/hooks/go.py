@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
 import tree_sitter as ts
 
 from ..names import SPACE_RE, clean_type, join, text
-from ..paths import directory_package
-from .base import Hooks, Placement
+from .base import DiffPackage, Hooks, Placement
 
 _PACKAGE_RE = re.compile(r"^package\s+(\w+)")
 
@@ -31,6 +31,8 @@ def _type(node: ts.Node | None) -> str:
 
 
 class GoHooks(Hooks):
+    callables_outside_types = True
+
     def parameters(self, node: ts.Node) -> list[str]:
         params = node.child_by_field_name("parameters")
         out: list[str] = []
@@ -50,12 +52,17 @@ class GoHooks(Hooks):
         owner = join(package or "", receiver) if receiver else None
         return Placement(owner or place.prefix, place.name, owner)
 
-    def diff_package(self, lines: Sequence[str], path: str, source_roots: tuple[str, ...]) -> str:
+    def diff_package(
+        self, lines: Sequence[str], path: str, source_roots: tuple[str, ...]
+    ) -> DiffPackage:
         for line in lines:
             match = _PACKAGE_RE.match(line)
             if match:
-                return match.group(1)
-        return directory_package(path)
+                return DiffPackage(match.group(1), "seen")
+        # Go's convention: a package is named after its directory. At the repository's
+        # root nothing tells the name (a module's last path element, usually).
+        parent = PurePosixPath(path).parent.name
+        return DiffPackage(parent, "inferred") if parent else DiffPackage(None, "unknown")
 
 
 HOOKS = GoHooks()

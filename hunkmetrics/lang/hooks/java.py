@@ -12,7 +12,7 @@ import tree_sitter as ts
 from ..javaparser_shape import ShapedTree, shape_parsed
 from ..names import clean_type, text
 from ..paths import dotted_directory
-from .base import FragmentHeader, Hooks
+from .base import DiffPackage, FragmentHeader, Hooks
 
 _TYPE_RE = re.compile(r"\b(class|interface|enum|record|@interface)\s+([A-Za-z_$][\w$]*)")
 _PACKAGE_RE = re.compile(r"^\s*package\s+([\w.]+)\s*;")
@@ -47,19 +47,22 @@ class JavaHooks(Hooks):
     def undeclared_package(self, path: str) -> str:
         return ""  # the default package
 
-    def diff_package(self, lines: Sequence[str], path: str, source_roots: tuple[str, ...]) -> str:
+    def diff_package(
+        self, lines: Sequence[str], path: str, source_roots: tuple[str, ...]
+    ) -> DiffPackage:
         for line in lines:
             match = _PACKAGE_RE.match(line)
             if match:
-                return match.group(1)
-        return dotted_directory(path, source_roots)
+                return DiffPackage(match.group(1), "seen")
+        return DiffPackage(dotted_directory(path, source_roots), "inferred")
 
     def fragment_header(self, section: str, path: str) -> FragmentHeader:
         # Methods live in types: the section heading's type when it is one, else a class
         # named after the file.
         match = _TYPE_RE.search(section)
-        header = section if match and section.rstrip().endswith("{") else None
-        return FragmentHeader(header or f"class {PurePosixPath(path).stem} {{", opens_type=True)
+        if match and section.rstrip().endswith("{"):
+            return FragmentHeader(section, opens_type=True)
+        return FragmentHeader(f"class {PurePosixPath(path).stem} {{", opens_type=True, seen=False)
 
     def birch_tree(self, data: bytes, parse: Callable[[bytes], ts.Tree]) -> ShapedTree:
         return shape_parsed(data, parse)  # JavaParser's node shape, as the study measured

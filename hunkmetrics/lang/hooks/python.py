@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 import tree_sitter as ts
 
 from ..names import text
-from .base import FragmentHeader, Hooks, TreeReader
+from .base import DiffPackage, FragmentHeader, Hooks, TreeReader
 
 _HEADER_RE = re.compile(r"^(async\s+def|def|class)\s+\w+")
 
@@ -69,14 +69,14 @@ class PythonHooks(Hooks):
     def source_package(self, path: str, tree: TreeReader, source_roots: tuple[str, ...]) -> str:
         return python_package(path, source_roots, tree)
 
-    def diff_package(self, lines: Sequence[str], path: str, source_roots: tuple[str, ...]) -> str:
-        return python_package(path, source_roots)
+    def diff_package(
+        self, lines: Sequence[str], path: str, source_roots: tuple[str, ...]
+    ) -> DiffPackage:
+        # Without the tree, no `__init__.py` chain can be checked: the directories.
+        return DiffPackage(python_package(path, source_roots), "inferred")
 
     def module_root(self, package: str, path: str, from_diff: bool) -> str:
-        if from_diff:
-            # From the diff alone the stem is always appended, `__init__` included.
-            return ".".join(p for p in (package, PurePosixPath(path).stem) if p)
-        return python_module(package, path)
+        return python_module(package, path)  # `pkg/__init__.py` is `pkg`, with or without sources
 
     def fragment_header(self, section: str, path: str) -> FragmentHeader | None:
         if not _HEADER_RE.match(section):
