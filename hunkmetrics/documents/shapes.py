@@ -371,7 +371,15 @@ ATTEMPT_OK = Obj(
             }
         ),
         "warnings": WARNINGS,
-    }
+        # Optional (lines written before them lack them): where the line came from
+        # (`evaluate`, or `study-import` for the study's published per-bug files), the
+        # run's condition (None: plain; `maple` for the study's MAPLE runs), and the
+        # category of every action in order, under `profile`.
+        "source": enum("evaluate", "study-import"),
+        "condition": Nullable(STR),
+        "sequence": STRINGS,
+    },
+    frozenset({"source", "condition", "sequence"}),
 )
 ATTEMPT = OneOf((ATTEMPT_OK, Obj({**ATTEMPT_HEAD, "error": STR})))
 SHAPES: dict[str, Shape] = {**DOCUMENTS, "record": RECORD, "attempt": ATTEMPT}

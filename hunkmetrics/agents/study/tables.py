@@ -1,0 +1,557 @@
+"""One dataclass per table of the study, each also given as rows (`TableRows`: a
+title, a header and rows of plain cells) for CSV, markdown and terminal rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from hunkmetrics.agents.study.stats import Correlation, Rate, Spread
+
+__all__ = [
+    "Cell",
+    "FirstTouchRow",
+    "FirstTouchTable",
+    "PatternRow",
+    "RRDistribution",
+    "RRRow",
+    "SequencePatterns",
+    "Table2",
+    "Table2Row",
+    "Table3",
+    "Table3Row",
+    "Table4",
+    "Table4Bug",
+    "Table5",
+    "Table5Row",
+    "Table6",
+    "Table6Row",
+    "Table7",
+    "Table7Row",
+    "Table8",
+    "Table8Row",
+    "Table9",
+    "Table9Row",
+    "TableRows",
+]
+
+Cell = str | int | float | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRows:
+    """A table as plain cells: `name` (a short key such as `table2`), `title`, `header`
+    and `rows` (each as long as the header)."""
+
+    name: str
+    title: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+
+
+def _rate_cells(rate: Rate) -> tuple[Cell, ...]:
+    return (rate.count, rate.value, rate.low, rate.high)
+
+
+def _rate_header(name: str) -> tuple[str, ...]:
+    return (name, f"{name}_rate", f"{name}_ci_low", f"{name}_ci_high")
+
+
+# ------------------------------------------------------------------------- Table 2
+
+
+@dataclass(frozen=True, slots=True)
+class Table2Row:
+    """One agent: attempts (`bugs`), localization success, compiled, repaired (each a
+    Rate over the attempts) and the mean regression reduction over the attempts whose RR
+    is defined (`rr_n` of them: the compiled ones with known counts)."""
+
+    group: str
+    bugs: int
+    ls: Rate
+    compiled: Rate
+    mean_rr: float | None
+    rr_n: int
+    repaired: Rate
+
+
+@dataclass(frozen=True, slots=True)
+class Table2:
+    """Table 2: effectiveness per agent."""
+
+    rows: tuple[Table2Row, ...]
+
+    def table(self) -> TableRows:
+        header = (
+            "agent",
+            "bugs",
+            *_rate_header("ls"),
+            *_rate_header("compiled"),
+            "mean_rr",
+            "rr_n",
+            *_rate_header("repaired"),
+        )
+        rows = tuple(
+            (
+                r.group,
+                r.bugs,
+                *_rate_cells(r.ls),
+                *_rate_cells(r.compiled),
+                r.mean_rr,
+                r.rr_n,
+                *_rate_cells(r.repaired),
+            )
+            for r in self.rows
+        )
+        return TableRows("table2", "Table 2: effectiveness per agent", header, rows)
+
+
+# ------------------------------------------------------------------------- Table 3
+
+
+@dataclass(frozen=True, slots=True)
+class Table3Row:
+    """One agent: the developer patches' divergence over the bugs it fixed and those it
+    did not, and the share of bugs fixed in each proximity class."""
+
+    group: str
+    fixed: Spread
+    unfixed: Spread
+    by_proximity: Mapping[str, Rate]
+
+
+@dataclass(frozen=True, slots=True)
+class Table3:
+    """Table 3: divergence of fixed and unfixed bugs, and % fixed per proximity class
+    (needs the developer patches' `batch` results)."""
+
+    classes: tuple[str, ...]
+    rows: tuple[Table3Row, ...]
+
+    def table(self) -> TableRows:
+        header = (
+            "agent",
+            "fixed_n",
+            "fixed_median",
+            "fixed_mean",
+            "fixed_max",
+            "unfixed_n",
+            "unfixed_median",
+            "unfixed_mean",
+            "unfixed_max",
+            *(f"fixed_rate_{c}" for c in self.classes),
+        )
+        rows = []
+        for r in self.rows:
+            cells: list[Cell] = [r.group]
+            for s in (r.fixed, r.unfixed):
+                cells += [s.n, s.median, s.mean, s.max]
+            for c in self.classes:
+                rate = r.by_proximity.get(c)
+                cells.append(rate.value if rate is not None else None)
+            rows.append(tuple(cells))
+        return TableRows(
+            "table3",
+            "Table 3: divergence of fixed and unfixed bugs, share fixed per proximity class",
+            header,
+            tuple(rows),
+        )
+
+
+# ------------------------------------------------------------------------- Table 4
+
+
+@dataclass(frozen=True, slots=True)
+class Table4Bug:
+    """A bug no agent fixed: each agent's LS (None: no attempt or unknown) and the
+    developer patch's hunks, divergence and proximity (None without `--bugs`)."""
+
+    bug: str
+    ls: Mapping[str, bool | None]
+    hunk_count: int | None
+    divergence: float | None
+    proximity: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Table4:
+    """Table 4: the bugs no agent fixed, and the `rate / mean / Δ` rows: each agent's LS
+    rate and the mean hunk count and divergence over these bugs against all bugs, and
+    their difference (unfixed − all)."""
+
+    groups: tuple[str, ...]
+    bugs: tuple[Table4Bug, ...]
+    ls_unfixed: Mapping[str, float | None]
+    ls_all: Mapping[str, float | None]
+    hunks_unfixed: float | None
+    hunks_all: float | None
+    divergence_unfixed: float | None
+    divergence_all: float | None
+
+    def table(self) -> TableRows:
+        header = ("bug", *(f"ls_{g}" for g in self.groups), "hunks", "divergence", "proximity")
+        rows: list[tuple[Cell, ...]] = [
+            (b.bug, *(b.ls.get(g) for g in self.groups), b.hunk_count, b.divergence, b.proximity)
+            for b in self.bugs
+        ]
+        rows.append(
+            (
+                "rate / mean (unfixed)",
+                *(self.ls_unfixed.get(g) for g in self.groups),
+                self.hunks_unfixed,
+                self.divergence_unfixed,
+                None,
+            )
+        )
+        rows.append(
+            (
+                "rate / mean (all bugs)",
+                *(self.ls_all.get(g) for g in self.groups),
+                self.hunks_all,
+                self.divergence_all,
+                None,
+            )
+        )
+        rows.append(
+            (
+                "Δ (unfixed − all)",
+                *(_delta(self.ls_unfixed.get(g), self.ls_all.get(g)) for g in self.groups),
+                _delta(self.hunks_unfixed, self.hunks_all),
+                _delta(self.divergence_unfixed, self.divergence_all),
+                None,
+            )
+        )
+        return TableRows("table4", "Table 4: bugs no agent fixed", header, tuple(rows))
+
+
+def _delta(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a - b
+
+
+# ------------------------------------------------------------------------- Tables 5, 6
+
+
+@dataclass(frozen=True, slots=True)
+class Table5Row:
+    """One agent and outcome (`passing`/`failing`): mean input (every prompt token) and
+    output tokens, the input's sample standard deviation, and the cache breakdown (new
+    input, cache writes, cache reads; None when the agent's tokens have none)."""
+
+    group: str
+    outcome: str
+    n: int
+    input_mean: float | None
+    output_mean: float | None
+    input_std: float | None
+    new_input_mean: float | None
+    cache_write_mean: float | None
+    cache_read_mean: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Table5:
+    """Table 5: token use of passing and failing attempts."""
+
+    rows: tuple[Table5Row, ...]
+
+    def table(self) -> TableRows:
+        header = (
+            "agent",
+            "outcome",
+            "n",
+            "input_mean",
+            "output_mean",
+            "input_std",
+            "new_input_mean",
+            "cache_write_mean",
+            "cache_read_mean",
+        )
+        rows = tuple(
+            (
+                r.group,
+                r.outcome,
+                r.n,
+                r.input_mean,
+                r.output_mean,
+                r.input_std,
+                r.new_input_mean,
+                r.cache_write_mean,
+                r.cache_read_mean,
+            )
+            for r in self.rows
+        )
+        return TableRows("table5", "Table 5: tokens of passing and failing attempts", header, rows)
+
+
+@dataclass(frozen=True, slots=True)
+class Table6Row:
+    """One agent: mean runtime (seconds) of passing and failing attempts (n: attempts
+    with a known runtime)."""
+
+    group: str
+    passing_mean: float | None
+    passing_n: int
+    failing_mean: float | None
+    failing_n: int
+
+
+@dataclass(frozen=True, slots=True)
+class Table6:
+    """Table 6: runtime of passing and failing attempts; `average` is the mean of the
+    agents' means (each agent weighs the same) over the agents run without a condition,
+    as the study averages its four agents."""
+
+    rows: tuple[Table6Row, ...]
+    average: Table6Row
+
+    def table(self) -> TableRows:
+        header = ("agent", "passing_mean_s", "passing_n", "failing_mean_s", "failing_n")
+        rows = tuple(
+            (r.group, r.passing_mean, r.passing_n, r.failing_mean, r.failing_n)
+            for r in (*self.rows, self.average)
+        )
+        return TableRows(
+            "table6", "Table 6: runtime (s) of passing and failing attempts", header, rows
+        )
+
+
+# ------------------------------------------------------------------------- Tables 7, 8
+
+
+@dataclass(frozen=True, slots=True)
+class Table7Row:
+    """One agent: the distinct native (non-shell) tools and shell commands over all its
+    attempts (`shell_commands` None when no attempt names them)."""
+
+    group: str
+    native_tools: tuple[str, ...]
+    shell_commands: tuple[str, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Table7:
+    """Table 7: tool diversity per agent."""
+
+    rows: tuple[Table7Row, ...]
+
+    def table(self) -> TableRows:
+        header = ("agent", "native_tools", "shell_commands", "native_tool_names")
+        rows = tuple(
+            (
+                r.group,
+                len(r.native_tools),
+                None if r.shell_commands is None else len(r.shell_commands),
+                " ".join(r.native_tools),
+            )
+            for r in self.rows
+        )
+        return TableRows("table7", "Table 7: unique native tools and shell commands", header, rows)
+
+
+@dataclass(frozen=True, slots=True)
+class Table8Row:
+    """One agent and outcome (`passing`, `failing`, `all`): the actions counted and each
+    category's share of them, pooled (every action weighs the same)."""
+
+    group: str
+    outcome: str
+    actions: int
+    shares: Mapping[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Table8:
+    """Table 8: category shares of actions per agent and outcome."""
+
+    categories: tuple[str, ...]
+    rows: tuple[Table8Row, ...]
+
+    def table(self) -> TableRows:
+        header = ("agent", "outcome", "actions", *self.categories)
+        rows: tuple[tuple[Cell, ...], ...] = tuple(
+            (r.group, r.outcome, r.actions, *(r.shares.get(c, 0.0) for c in self.categories))
+            for r in self.rows
+        )
+        return TableRows("table8", "Table 8: category shares of actions", header, rows)
+
+
+# ------------------------------------------------------------------------- patterns
+
+
+@dataclass(frozen=True, slots=True)
+class PatternRow:
+    """One of the top-k windows: its rank (1 = most frequent), categories, frequency and
+    share of all windows of that size in the agent's attempts of that outcome."""
+
+    group: str
+    outcome: str
+    window: int
+    rank: int
+    pattern: tuple[str, ...]
+    frequency: int
+    share: float
+
+
+@dataclass(frozen=True, slots=True)
+class SequencePatterns:
+    """Tool-sequence patterns: the top-k windows of each size, per agent and outcome
+    (`passing`, `failing`, `all`); only attempts that carry their action sequence count."""
+
+    top_k: int
+    windows: tuple[int, ...]
+    rows: tuple[PatternRow, ...]
+
+    def table(self) -> TableRows:
+        header = ("agent", "outcome", "window", "rank", "pattern", "frequency", "share")
+        rows = tuple(
+            (r.group, r.outcome, r.window, r.rank, " -> ".join(r.pattern), r.frequency, r.share)
+            for r in self.rows
+        )
+        return TableRows("patterns", f"Tool-sequence patterns (top {self.top_k})", header, rows)
+
+
+# ------------------------------------------------------------------------- RR
+
+
+@dataclass(frozen=True, slots=True)
+class RRRow:
+    """One agent's regression reductions (over the attempts where RR is defined): shares
+    positive, zero and negative, and their spread (sample σ)."""
+
+    group: str
+    positive: Rate
+    zero: Rate
+    negative: Rate
+    spread: Spread
+    repair_rate: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class RRDistribution:
+    """Section 4.7: the RR distribution per agent, and the correlation across the agents
+    run without a condition of the repair rate with the mean RR."""
+
+    rows: tuple[RRRow, ...]
+    correlation: Correlation
+
+    def table(self) -> TableRows:
+        header = (
+            "agent",
+            "n",
+            "positive",
+            "zero",
+            "negative",
+            "mean",
+            "std",
+            "min",
+            "max",
+            "repair_rate",
+        )
+        rows: list[tuple[Cell, ...]] = [
+            (
+                r.group,
+                r.spread.n,
+                r.positive.value,
+                r.zero.value,
+                r.negative.value,
+                r.spread.mean,
+                r.spread.std,
+                r.spread.min,
+                r.spread.max,
+                r.repair_rate,
+            )
+            for r in self.rows
+        ]
+        c = self.correlation
+        label = f"pearson r (repair rate, mean RR), n={c.n}"
+        rows.append((label, None, None, None, None, c.r, c.p, None, None, None))
+        return TableRows(
+            "rr", "Regression reduction: distribution and correlation", header, tuple(rows)
+        )
+
+
+# ------------------------------------------------------------------------- Table 9
+
+
+@dataclass(frozen=True, slots=True)
+class Table9Row:
+    """One agent, one condition, one measure: its value without the condition (over the
+    same bugs) and with it."""
+
+    agent: str
+    condition: str
+    bugs: int
+    measure: str
+    before: float | None
+    after: float | None
+
+    @property
+    def delta(self) -> float | None:
+        return _delta(self.after, self.before)
+
+
+@dataclass(frozen=True, slots=True)
+class Table9:
+    """Table 9: agents run with and without a condition (MAPLE), on the bugs run in both."""
+
+    rows: tuple[Table9Row, ...]
+
+    def table(self) -> TableRows:
+        header = ("agent", "condition", "bugs", "measure", "before", "after", "delta")
+        rows = tuple(
+            (r.agent, r.condition, r.bugs, r.measure, r.before, r.after, r.delta) for r in self.rows
+        )
+        return TableRows("table9", "Table 9: with and without the condition", header, rows)
+
+
+# ------------------------------------------------------------------------- first touch
+
+
+@dataclass(frozen=True, slots=True)
+class FirstTouchRow:
+    """One agent and proximity class (`all` without `--bugs`): over the developer hunks
+    of its attempts, how many had their file read and were edited, and how many actions
+    it took to get there (over the hunks reached)."""
+
+    group: str
+    proximity: str
+    hunks: int
+    read: Rate
+    edited: Rate
+    read_actions: Spread
+    edit_actions: Spread
+
+
+@dataclass(frozen=True, slots=True)
+class FirstTouchTable:
+    """First touch: actions until each fault site was read and edited."""
+
+    rows: tuple[FirstTouchRow, ...]
+
+    def table(self) -> TableRows:
+        header = (
+            "agent",
+            "proximity",
+            "hunks",
+            "read_rate",
+            "read_median_actions",
+            "read_mean_actions",
+            "edited_rate",
+            "edit_median_actions",
+            "edit_mean_actions",
+        )
+        rows = tuple(
+            (
+                r.group,
+                r.proximity,
+                r.hunks,
+                r.read.value,
+                r.read_actions.median,
+                r.read_actions.mean,
+                r.edited.value,
+                r.edit_actions.median,
+                r.edit_actions.mean,
+            )
+            for r in self.rows
+        )
+        return TableRows("first_touch", "First touch of each fault site", header, rows)
