@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .agents_stats import Intersection, Spread
-from .figures import new_figure, jitter, to_svg, wrap_name, class_color
+from .figures import class_color, jitter_offsets, new_figure, to_svg, wrap_name
 
 try:
     from matplotlib.axes import Axes
@@ -109,7 +109,7 @@ def _violin(ax: Axes, group: Group, width: float, seed: int) -> None:
     chosen = np.arange(len(values))
     if len(values) > MAX_DOTS:  # the violin is of all values; the dots a random sample
         chosen = np.sort(np.random.default_rng(seed).choice(len(values), MAX_DOTS, replace=False))
-    jitter = jitter(len(chosen), seed, width * 0.22)
+    jitter = jitter_offsets(len(chosen), seed, width * 0.22)
     dots = ax.scatter(
         [x + j for j in jitter],
         values[chosen],

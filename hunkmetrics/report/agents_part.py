@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import glob
 import re
-from functools import partial
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from html import escape
 from pathlib import Path
 
@@ -34,13 +34,9 @@ from .figures import BUG_ANCHOR, FIXED_COLOR, UNFIXED_COLOR, agent_color, wrap_n
 
 PASSING, FAILING = "passing", "failing"
 OUTCOME_COLORS = {PASSING: FIXED_COLOR, FAILING: UNFIXED_COLOR}
-TOKEN_KINDS = (
-    ("input_uncached", "new input"),
-    ("cache_write", "cache creation"),
-    ("cache_read", "cache read"),
-)
 MAX_TABLE_ROWS = 500  # rows of one summary table shown in the page (the CSV has all)
 MAX_BUG_ROWS = 5000  # rows of the per-bug table shown (the CSV has all)
+FOLD_ROWS = 30  # a table longer than this is folded (<details>), open on a click
 PATTERNS_SHOWN = 5  # top patterns per outcome drawn in Figures 9-10
 _GLOB = re.compile(r"[*?\[]")
 
@@ -82,6 +78,15 @@ class Point:
     @property
     def outcome(self) -> str | None:
         return None if self.repaired is None else PASSING if self.repaired else FAILING
+
+
+TOKEN_KINDS: tuple[
+    tuple[str, Callable[[Point], int | None]], ...
+] = (  # Figure 8's panels: the kinds of input tokens
+    ("new input", lambda p: p.input_uncached),
+    ("cache creation", lambda p: p.cache_write),
+    ("cache read", lambda p: p.cache_read),
+)
 
 
 @dataclass(frozen=True)
@@ -185,7 +190,7 @@ def table_html(rows: TableRows, limit: int = MAX_TABLE_ROWS) -> str:
             name = header[k]
             if name.endswith("_rate") and f"{name[:-5]}_ci_low" in folded:
                 at = header.index(f"{name[:-5]}_ci_low")
-                text += _interval(row[at], row[header.index(f'{name[:-5]}_ci_high')])
+                text += _interval(row[at], row[header.index(f"{name[:-5]}_ci_high")])
             numeric = isinstance(row[k], int | float) and not isinstance(row[k], bool)
             cells.append(f"<td{' class=num' if numeric else ''}>{text}</td>")
         body.append(f"<tr>{''.join(cells)}</tr>")
@@ -196,11 +201,20 @@ def table_html(rows: TableRows, limit: int = MAX_TABLE_ROWS) -> str:
         if len(rows.rows) > limit
         else ""
     )
-    return (
-        f'<p class="download">{csv_link(rows.name, rows.header, rows.rows)}</p>'
+    table = (
         f'<div class="scroll"><table id="table-{escape(rows.name)}"><thead><tr>{head}</tr>'
         f"</thead><tbody>{''.join(body)}</tbody></table></div>{more}"
     )
+    return f'<p class="download">{csv_link(rows.name, rows.header, rows.rows)}</p>' + fold(
+        table, len(rows.rows)
+    )
+
+
+def fold(table: str, rows: int) -> str:
+    """A long table behind a "show" toggle (HTML <details>: no script needed)."""
+    if rows <= FOLD_ROWS:
+        return table
+    return f"<details><summary>Show the table ({rows:,} rows)</summary>{table}</details>"
 
 
 TABLE_CAPTIONS = {
@@ -225,8 +239,7 @@ TABLE_CAPTIONS = {
     "frequency and share of all windows of that size.",
     "rr": "Regression reduction per agent: shares positive, zero and negative, spread, "
     "and the correlation across agents of repair rate with mean RR (Pearson r, p-value).",
-    "table9": "Agents run with and without a condition (such as MAPLE), over the bugs run "
-    "in both.",
+    "table9": "Agents run with and without a condition (such as MAPLE), over the bugs run in both.",
     "first_touch": "Per agent and proximity class: the share of developer hunks whose file "
     "the agent read, and edited, and how many actions it took to get there.",
 }
@@ -281,7 +294,7 @@ def _links(points: Sequence[Point], anchors: Mapping[str, str]) -> list[str | No
 def _outcome_panel(
     title: str,
     points: Sequence[Point],
-    value: Callable[[Point], float | None],
+    value: Callable[[Point], float | int | None],
     anchors: Mapping[str, str],
     ylabel: str,
 ) -> draw.Panel:
@@ -397,7 +410,10 @@ def rr_figure(data: AgentsData, anchors: Mapping[str, str]) -> Figure | None:
         chosen = [p for p in by_group[name] if p.rr is not None]
         groups.append(
             draw.Group(
-                float(k), [float(p.rr or 0) for p in chosen], agent_color(k), _links(chosen, anchors)
+                float(k),
+                [float(p.rr or 0) for p in chosen],
+                agent_color(k),
+                _links(chosen, anchors),
             )
         )
         ticks.append((float(k), f"{wrap_name(name)}\nn={len(chosen)}"))
@@ -420,9 +436,7 @@ def rr_figure(data: AgentsData, anchors: Mapping[str, str]) -> Figure | None:
     )
 
 
-def token_figure(
-    data: AgentsData, anchors: Mapping[str, str], output: bool
-) -> Figure | None:
+def token_figure(data: AgentsData, anchors: Mapping[str, str], output: bool) -> Figure | None:
     """Figure 6 (input) or 7 (output): tokens of passing and failing attempts, one panel
     per agent on its own scale."""
     what = "output" if output else "input"
@@ -473,16 +487,8 @@ def cache_figures(data: AgentsData, anchors: Mapping[str, str]) -> list[Figure]:
         if not any((p.cache_read or 0) + (p.cache_write or 0) > 0 for p in points):
             continue
 
-        def kind_value(field: str) -> Callable[[Point], float | None]:
-            def value(p: Point) -> float | None:
-                v = getattr(p, field)
-                return None if v is None else float(v)
-
-            return value
-
         panels = [
-            _outcome_panel(label, points, kind_value(field), anchors, "tokens")
-            for field, label in TOKEN_KINDS
+            _outcome_panel(label, points, kind, anchors, "tokens") for label, kind in TOKEN_KINDS
         ]
         found.append(
             Figure(
@@ -536,9 +542,7 @@ def pattern_figures(data: AgentsData) -> list[Figure]:
                         )
                     )
             panels.append(
-                draw.PatternPanel(
-                    f"windows of {window}", [" → ".join(p) for p in chosen], series
-                )
+                draw.PatternPanel(f"windows of {window}", [" → ".join(p) for p in chosen], series)
             )
         if not panels:
             continue
@@ -645,7 +649,7 @@ def bug_table(data: AgentsData, anchors: Mapping[str, str]) -> str:
         f'<p class="download">{csv_link("bugs", header, csv_rows)}</p>'
         f'<div class="scroll"><table id="table-bugs"><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(html_rows)}</tbody></table></div>{more}"
-    )
+    )  # never folded: the figures' dots link into it
 
 
 # ---------------------------------------------------------------- the part
@@ -660,6 +664,6 @@ def figures_of(data: AgentsData, anchors: Mapping[str, str]) -> list[Figure]:
         token_figure(data, anchors, output=False),
         token_figure(data, anchors, output=True),
     ]
-    return [f for f in found if f is not None] + cache_figures(data, anchors) + pattern_figures(
-        data
+    return (
+        [f for f in found if f is not None] + cache_figures(data, anchors) + pattern_figures(data)
     )

@@ -137,7 +137,7 @@ def wrap_name(name: str, width: int = 14) -> str:
     return "\n".join(textwrap.wrap(name, width, break_on_hyphens=True)) or name
 
 
-def jitter(count: int, seed: int, spread: float = 0.12) -> list[float]:
+def jitter_offsets(count: int, seed: int, spread: float = 0.12) -> list[float]:
     """Deterministic horizontal offsets for strip plots."""
     return list(np.random.default_rng(seed).uniform(-spread, spread, count))
 
@@ -209,7 +209,7 @@ def divergence_vs_hunks(records: Sequence[Record]) -> str:
     with new_figure("scatter", 4.2) as (fig, (ax,)):
         for k, label in enumerate(labels):
             chosen = [r for r in records if r.label == label]
-            jitter = jitter(len(chosen), 100 + k)
+            jitter = jitter_offsets(len(chosen), 100 + k)
             xs = [
                 r.hunk_count * math.exp(j / 3) if log_x else r.hunk_count + j
                 for r, j in zip(chosen, jitter, strict=True)
@@ -278,7 +278,7 @@ def _box(
     for k, (group, position, color) in enumerate(drawn):
         if len(group) > MAX_DOTS:  # the box is of all values; the dots a random sample
             group = list(np.random.default_rng(seed + k).choice(group, MAX_DOTS, replace=False))
-        jitter = jitter(len(group), seed + k, width * 0.3)
+        jitter = jitter_offsets(len(group), seed + k, width * 0.3)
         small = len(group) <= 100
         ax.scatter(
             [position + j for j in jitter],
