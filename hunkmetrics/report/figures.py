@@ -120,6 +120,8 @@ _XML_PROLOGUE = re.compile(r"\A.*?(?=<svg\b)", re.DOTALL)
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.DOTALL)
 BUG_ANCHOR = "bug-"  # links to the page's per-bug rows, left as they are
 _IDS = re.compile(r'(\bid="|href="#(?!' + BUG_ANCHOR + r')|url\(#)([^"\)]+)')
+# matplotlib opens every link in a new window; an in-page link should scroll this one.
+_NEW_WINDOW = re.compile(r'(<a xlink:href="#' + BUG_ANCHOR + r'[^"]*") target="_blank"')
 
 
 def to_svg(fig: Figure, label: str) -> str:
@@ -128,6 +130,7 @@ def to_svg(fig: Figure, label: str) -> str:
     fig.savefig(buffer, format="svg", metadata={"Date": None})
     text = _METADATA.sub("", _XML_PROLOGUE.sub("", buffer.getvalue(), count=1), count=1)
     text = _IDS.sub(lambda m: f"{m[1]}{fig.get_label()}-{m[2]}", text)
+    text = _NEW_WINDOW.sub(r"\1", text)
     aria = label.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
     return text.replace("<svg ", f'<svg role="img" aria-label="{aria}" ', 1).strip()
 
