@@ -147,7 +147,8 @@ def test_the_violin_marks_the_quartiles_and_extremes() -> None:
         assert [float(v) for v in median.get_offsets()[0]] == [0.0, 1.0]  # the white dot
         (dots,) = [c for c in scatters if len(c.get_offsets()) == 5]
         assert sorted(float(y) for _, y in dots.get_offsets()) == [-1, 0, 1, 2, 3]
-        by_value = dict(zip((float(y) for _, y in dots.get_offsets()), dots.get_urls()))
+        ys = [float(y) for _, y in dots.get_offsets()]
+        by_value = dict(zip(ys, dots.get_urls(), strict=True))
         assert by_value[2.0] == "#bug-b1" and by_value[-1.0] is None
 
 

@@ -8,21 +8,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shutil
 import time
 from pathlib import Path
 
 import pytest
 from test_report_agents import BUGS, attempt
-from test_report_browser import (
-    CHROMIUM,
-    PAGE_FACTS,
-    WIDTH,
-    Chromium,
-    artifacts,  # noqa: F401  (a fixture)
-    browser,  # noqa: F401  (a fixture)
-    full_study,
-)
+from test_report_browser import CHROMIUM, PAGE_FACTS, WIDTH, Chromium, full_study
 
 from hunkmetrics.report import write_report
 from hunkmetrics.report.downloads import decode_csv_href
@@ -32,6 +25,26 @@ pytestmark = pytest.mark.skipif(
     reason="/usr/bin/chromium is absent: apt-get install -y chromium to run the browser tests",
 )
 pytest.importorskip("matplotlib")
+
+
+@pytest.fixture
+def browser(tmp_path: Path):
+    chromium = Chromium(tmp_path)
+    try:
+        chromium.open_page()
+        yield chromium
+    finally:
+        chromium.close()
+
+
+@pytest.fixture
+def artifacts(tmp_path: Path) -> Path:
+    """Where the screenshot is kept: $HUNKMETRICS_ARTIFACTS, else pytest's tmp dir."""
+    where = os.environ.get("HUNKMETRICS_ARTIFACTS")
+    path = Path(where) if where else tmp_path / "artifacts"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
 
 LINKS = """(() => [...document.querySelectorAll('svg a')].map(a =>
     a.getAttribute('xlink:href') || a.getAttribute('href')))()"""
@@ -80,11 +93,7 @@ def assert_ink(png: Path, facts: dict) -> None:
             assert 0.005 < ink < 0.6, (figure["id"], ink)
 
 
-def test_agents_part_renders_and_links(
-    browser: Chromium,  # noqa: F811
-    tmp_path: Path,
-    artifacts: Path,  # noqa: F811
-) -> None:
+def test_agents_part_renders_and_links(browser: Chromium, tmp_path: Path, artifacts: Path) -> None:
     results, outcomes = full_study(tmp_path)  # holds b1-b6 with their classes
     lines = [attempt(agent, k) for agent in ("A", "B", "C") for k in range(6)]
     attempts = tmp_path / "attempts.jsonl"
@@ -117,17 +126,14 @@ def test_agents_part_renders_and_links(
         time.sleep(0.1)
     assert browser.evaluate("location.hash") == dot["href"]
     row = browser.evaluate(
-        f"(() => {{ const e = document.querySelector(':target'); "
-        f"return e && [e.tagName, e.id, e.getBoundingClientRect().top]; }})()"
+        "(() => { const e = document.querySelector(':target'); "
+        "return e && [e.tagName, e.id, e.getBoundingClientRect().top]; })()"
     )
     assert row[:2] == ["TR", dot["href"][1:]]
     assert 0 <= row[2] < 900  # scrolled into the viewport
 
 
-def test_csv_download_is_saved_by_the_browser(
-    browser: Chromium,  # noqa: F811
-    tmp_path: Path,
-) -> None:
+def test_csv_download_is_saved_by_the_browser(browser: Chromium, tmp_path: Path) -> None:
     results, _ = full_study(tmp_path)
     lines = [attempt(agent, k) for agent in ("A", "B", "C") for k in range(6)]
     attempts = tmp_path / "attempts.jsonl"
