@@ -292,6 +292,9 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
             "last_edit_validated": cycles.last_edit_validated,
         },
         "warnings": list(dict.fromkeys(warnings)),
+        "source": "evaluate",
+        "condition": run.condition,
+        "sequence": [a.category for a in attempt.actions],
     }
     return ATTEMPT_OK.build(record)
 

@@ -3,8 +3,10 @@ directory) and the developer patches they are measured against.
 
 Manifest: a CSV with the columns `agent,bug,trajectory` and optionally `format`, `patch`,
 `outcome`, `outcome_before`, `compiled`, `failing_before`, `failing_after` (the study's
-`compile_fail` too) and `runtime_s` (the harness's wall clock, which then replaces the
-runtime read from the trajectory); paths relative to the manifest's folder.
+`compile_fail` too), `runtime_s` (the harness's wall clock, which then replaces the
+runtime read from the trajectory) and `condition` (e.g. `maple`: the same agent run with a
+tool, compared with its plain runs in the study's Table 9); paths relative to the
+manifest's folder.
 
 Directory: `RUNS/<agent>/<bug>/` holds one trajectory (a file or an OpenHands events
 folder; when several entries could be it, the one named `trajectory*`), and optionally
@@ -33,6 +35,7 @@ OPTIONAL = (
     "failing_before",
     "failing_after",
     "runtime_s",
+    "condition",
 )
 _PATCHES = ("patch.diff", "patch.patch")
 _OUTCOME_STEMS = ("outcome", "before")
@@ -50,9 +53,12 @@ class Run:
     outcome: str | None = None
     outcome_before: str | None = None
     columns: tuple[tuple[str, str], ...] = ()
+    condition: str | None = None  # e.g. `maple`: the agent run with a tool (Table 9)
 
     @property
     def id(self) -> str:
+        if self.condition:
+            return f"{self.agent}/{self.condition}/{self.bug}"
         return f"{self.agent}/{self.bug}"
 
 
@@ -127,6 +133,7 @@ def _manifest(path: Path) -> Iterator[Run]:
                     )
                     if _cell(row, k)
                 ),
+                condition=_cell(row, "condition") or None,
             )
 
 

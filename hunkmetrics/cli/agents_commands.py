@@ -3,6 +3,7 @@
 hunkmetrics agents actions TRAJECTORY [--profile semantic|paper] [--format table|json|csv]
 hunkmetrics agents export TRAJECTORY --format atif
 hunkmetrics agents evaluate RUNS --reference DEV [--out attempts.jsonl] [--jobs N] [--resume]
+hunkmetrics agents import-study DIR / summary ATTEMPTS (agents_study_commands.py)
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from ..agents.atif import dumps as atif_dumps
 from ..agents.batch import evaluate_runs, read_references
 from ..agents.evaluate import Settings
 from ..errors import HunkmetricsError
-from .common import guarded, print_warnings
+from .agents_study_commands import group as study_commands
+from .common import guarded, include, print_warnings
 from .options import JOBS_DEFAULT, ExcludeTestsOpt, JobsOpt, RepoOpt, ReverseOpt, RevOpt
 from .output import write_text
 
@@ -255,3 +257,6 @@ def evaluate(
         print_warnings(notes)
 
     guarded(ctx, body)
+
+
+include(app, study_commands)

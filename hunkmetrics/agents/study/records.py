@@ -17,6 +17,7 @@ __all__ = ["HunkTouch", "StudyAttempt", "iter_attempts", "parse_attempt", "read_
 
 STUDY_IMPORT = "study-import"
 EVALUATE = "evaluate"
+NO_TOKENS = "none:"  # a `tokens.source` starting so: the counts are unknown, not zero
 
 
 def _no_counts() -> Mapping[str, int]:
@@ -146,6 +147,8 @@ def parse_attempt(raw: Mapping[str, object]) -> StudyAttempt:
     if source == STUDY_IMPORT and sequence is None:
         shell = None  # the study's count files do not name the commands
     error = raw.get("error")
+    if (_str(tokens.get("source")) or "").startswith(NO_TOKENS):
+        tokens = {}  # the line says its tokens are unknown (its zeros are placeholders)
     return StudyAttempt(
         id=str(raw.get("id", "")),
         agent=_str(raw.get("agent")) or "",

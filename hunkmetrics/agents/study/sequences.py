@@ -20,6 +20,8 @@ class NgramCounter:
     """Counts every window of `windows` consecutive categories over the sequences added,
     never across two sequences. `counts(w)` gives them as category tuples."""
 
+    _FLUSH_AT = _FLUSH_AT  # buffered codes counted at once (tests make it small)
+
     def __init__(self, windows: Iterable[int] = (3, 4, 5)) -> None:
         self.windows = tuple(sorted(set(windows)))
         if not self.windows or self.windows[0] < 1 or self.windows[-1] > 7:
@@ -46,7 +48,7 @@ class NgramCounter:
                 self._names.append(name)
         self._buffer.extend([codes[name] for name in sequence])
         self._buffer.append(_SEPARATOR)
-        if len(self._buffer) >= _FLUSH_AT:
+        if len(self._buffer) >= self._FLUSH_AT:
             self._flush()
 
     def counts(self, window: int) -> Counter[tuple[str, ...]]:

@@ -50,13 +50,16 @@ _NONE: Mapping[str, int] = MappingProxyType({})
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How the summary was computed: top-k patterns of each window size, and the
-    bootstrap's resamples and seed."""
+    """How the summary was computed: top-k patterns of each window size, the bootstrap's
+    resamples and seed, and the shortest runtime Tables 5 and 6 count."""
 
     top_k: int = 10
     windows: tuple[int, ...] = (3, 4, 5)
     resamples: int = RESAMPLES
     seed: int = SEED
+    # Tables 5 and 6 leave out attempts that ran less than this many seconds (the study's
+    # Table 5 left out runs under 30 s as incomplete); None keeps them all.
+    min_runtime_s: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +156,8 @@ def summarize(
         table2=_table2(names, kept, settings),
         table3=_table3(names, kept, bugs, settings) if bugs is not None else None,
         table4=_table4(kept, bugs),
-        table5=_table5(names, kept),
-        table6=_table6(names, kept),
+        table5=_table5(names, _long_enough(kept, settings)),
+        table6=_table6(names, _long_enough(kept, settings)),
         table7=Table7(
             tuple(
                 Table7Row(
@@ -263,6 +266,15 @@ def _table3(
             )
         )
     return Table3(tuple(classes), tuple(rows))
+
+
+def _long_enough(kept: list[StudyAttempt], settings: Settings) -> list[StudyAttempt]:
+    """The attempts Tables 5 and 6 count: all, or those not known to be shorter than
+    `min_runtime_s`."""
+    least = settings.min_runtime_s
+    if least is None:
+        return kept
+    return [a for a in kept if a.runtime_s is None or a.runtime_s >= least]
 
 
 def _plain(kept: list[StudyAttempt]) -> list[StudyAttempt]:
@@ -380,6 +392,8 @@ def _table8(names: tuple[str, ...], groups: dict[str, _Group]) -> Table8:
     categories: Counter[str] = Counter()
     rows = []
     for name in names:
+        if not groups[name].categories["all"]:
+            continue  # no category counts for this agent
         for outcome in (*OUTCOMES, "all"):
             counts = groups[name].categories[outcome]
             categories.update(counts)

@@ -47,6 +47,13 @@ class TableRows:
     title: str
     header: tuple[str, ...]
     rows: tuple[tuple[Cell, ...], ...]
+    percent: frozenset[str] = frozenset()  # the columns that hold shares (0..1)
+
+
+def _shares(header: tuple[str, ...], *more: str) -> frozenset[str]:
+    """The rate and interval columns of a header, and `more`."""
+    marks = ("_rate", "_ci_low", "_ci_high")
+    return frozenset(h for h in header if h.endswith(marks) or "_rate_" in h) | set(more)
 
 
 def _rate_cells(rate: Rate) -> tuple[Cell, ...]:
@@ -103,7 +110,9 @@ class Table2:
             )
             for r in self.rows
         )
-        return TableRows("table2", "Table 2: effectiveness per agent", header, rows)
+        return TableRows(
+            "table2", "Table 2: effectiveness per agent", header, rows, _shares(header)
+        )
 
 
 # ------------------------------------------------------------------------- Table 3
@@ -155,6 +164,7 @@ class Table3:
             "Table 3: divergence of fixed and unfixed bugs, share fixed per proximity class",
             header,
             tuple(rows),
+            _shares(header),
         )
 
 
@@ -221,7 +231,10 @@ class Table4:
                 None,
             )
         )
-        return TableRows("table4", "Table 4: bugs no agent fixed", header, tuple(rows))
+        ls = [f"ls_{g}" for g in self.groups]
+        return TableRows(
+            "table4", "Table 4: bugs no agent fixed", header, tuple(rows), frozenset(ls)
+        )
 
 
 def _delta(a: float | None, b: float | None) -> float | None:
@@ -361,7 +374,8 @@ class Table8Row:
 
 @dataclass(frozen=True, slots=True)
 class Table8:
-    """Table 8: category shares of actions per agent and outcome."""
+    """Table 8: category shares of actions per agent and outcome (agents whose attempts
+    carry no category counts are left out)."""
 
     categories: tuple[str, ...]
     rows: tuple[Table8Row, ...]
@@ -372,7 +386,13 @@ class Table8:
             (r.group, r.outcome, r.actions, *(r.shares.get(c, 0.0) for c in self.categories))
             for r in self.rows
         )
-        return TableRows("table8", "Table 8: category shares of actions", header, rows)
+        return TableRows(
+            "table8",
+            "Table 8: category shares of actions",
+            header,
+            rows,
+            frozenset(self.categories),
+        )
 
 
 # ------------------------------------------------------------------------- patterns
@@ -407,7 +427,13 @@ class SequencePatterns:
             (r.group, r.outcome, r.window, r.rank, " -> ".join(r.pattern), r.frequency, r.share)
             for r in self.rows
         )
-        return TableRows("patterns", f"Tool-sequence patterns (top {self.top_k})", header, rows)
+        return TableRows(
+            "patterns",
+            f"Tool-sequence patterns (top {self.top_k})",
+            header,
+            rows,
+            frozenset({"share"}),
+        )
 
 
 # ------------------------------------------------------------------------- RR
@@ -466,7 +492,11 @@ class RRDistribution:
         label = f"pearson r (repair rate, mean RR), n={c.n}"
         rows.append((label, None, None, None, None, c.r, c.p, None, None, None))
         return TableRows(
-            "rr", "Regression reduction: distribution and correlation", header, tuple(rows)
+            "rr",
+            "Regression reduction: distribution and correlation",
+            header,
+            tuple(rows),
+            frozenset({"positive", "zero", "negative", "repair_rate"}),
         )
 
 
@@ -554,4 +584,10 @@ class FirstTouchTable:
             )
             for r in self.rows
         )
-        return TableRows("first_touch", "First touch of each fault site", header, rows)
+        return TableRows(
+            "first_touch",
+            "First touch of each fault site (actions until read and edited)",
+            header,
+            rows,
+            _shares(header),
+        )

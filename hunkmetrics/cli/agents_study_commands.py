@@ -1,0 +1,184 @@
+"""The study's commands, added to `hunkmetrics agents` (docs/agents.md, "The study's
+tables"):
+
+hunkmetrics agents import-study DIR [--out attempts.jsonl]
+hunkmetrics agents summary ATTEMPTS [--bugs results.jsonl] [--format table|json|csv|markdown]
+                           [--top-k N] [--table NAME] [--resamples N] [--seed N]
+                         [--min-runtime S]
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..agents.study import Settings, iter_attempts, read_bug_traits, summarize
+from ..agents.study.importer import import_study
+from ..agents.study.render import format_cell, readable, summary_json, table_csv, table_markdown
+from ..agents.study.stats import RESAMPLES, SEED
+from ..agents.study.tables import TableRows
+from ..datasets.records import JsonlWriter, encode_record
+from ..errors import HunkmetricsError
+from .common import command_group, guarded, plain, print_warnings
+from .output import write_text
+
+group = command_group()
+
+
+class SummaryFormat(StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+
+
+@group.command("import-study")
+def import_study_command(
+    ctx: typer.Context,
+    folder: Annotated[
+        Path,
+        typer.Argument(
+            help="The study's results: a checkout of its repository or its "
+            "hunk4j-results/results folder (files found by name).",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="JSON Lines file, one attempt per line (default: standard output). "
+            "Never overwritten.",
+        ),
+    ] = None,
+) -> None:
+    """Read the study's published per-bug files into attempt lines (docs/agents.md)."""
+
+    def body() -> None:
+        result = import_study(folder)
+        if out is None:
+            for record in result.records:
+                write_text(encode_record(record).decode("utf-8"))
+        else:
+            try:
+                writer = JsonlWriter(out)
+            except FileExistsError:
+                raise HunkmetricsError(f"{out}: exists; give a new file") from None
+            with writer:
+                for record in result.records:
+                    writer.write(record)
+        agents = len({(r["agent"], r.get("condition")) for r in result.records})
+        print_warnings(result.warnings)
+        if out is not None:
+            Console(stderr=True, highlight=False).print(
+                f"{len(result.records)} attempts of {agents} agents written to {plain(out)}"
+            )
+
+    guarded(ctx, body)
+
+
+def _rich(full: TableRows) -> Table:
+    table = readable(full)
+    out = Table(title=plain(table.title), title_justify="left")
+    for i, name in enumerate(table.header):
+        out.add_column(plain(name), justify="left" if i == 0 else "right", overflow="fold")
+    for row in table.rows:
+        out.add_row(*(plain(format_cell(v)) for v in row))
+    return out
+
+
+@group.command()
+def summary(
+    ctx: typer.Context,
+    attempts: Annotated[
+        Path,
+        typer.Argument(
+            help="Attempt lines (agents evaluate or agents import-study output).",
+            show_default=False,
+        ),
+    ],
+    bugs: Annotated[
+        Path | None,
+        typer.Option(
+            "--bugs",
+            help="The developer patches' batch results (hunk count, divergence, proximity "
+            "per bug): needed for Table 3 and the proximity columns.",
+        ),
+    ] = None,
+    format: Annotated[
+        SummaryFormat,
+        typer.Option("--format", "-f", help="table, json, csv or markdown."),
+    ] = SummaryFormat.table,
+    top_k: Annotated[
+        int, typer.Option("--top-k", min=1, help="Sequence patterns shown per window size.")
+    ] = 10,
+    only: Annotated[
+        str | None,
+        typer.Option(
+            "--table",
+            help="Only this table (table2 … table9, patterns, rr, first_touch).",
+        ),
+    ] = None,
+    resamples: Annotated[
+        int, typer.Option("--resamples", min=100, help="Bootstrap resamples per rate.")
+    ] = RESAMPLES,
+    seed: Annotated[int, typer.Option("--seed", help="The bootstrap's random seed.")] = SEED,
+    min_runtime: Annotated[
+        float | None,
+        typer.Option(
+            "--min-runtime",
+            min=0,
+            help="Leave attempts that ran less than this many seconds out of Tables 5 and 6 "
+            "(the study's Table 5 left out runs under 30 s).",
+        ),
+    ] = None,
+) -> None:
+    """The study's tables over attempts: effectiveness (Table 2), divergence and proximity
+    (3), unfixed bugs (4), tokens (5), runtime (6), tool diversity (7), category shares
+    (8), tool-sequence patterns, regression reduction, MAPLE before/after (9) and first
+    touch of each fault site; every rate with a bootstrap 95 % interval."""
+
+    def body() -> None:
+        traits = read_bug_traits(bugs) if bugs is not None else None
+        settings = Settings(top_k=top_k, resamples=resamples, seed=seed, min_runtime_s=min_runtime)
+        result = summarize(iter_attempts(attempts), traits, settings)
+        tables = result.tables()
+        if only is not None:
+            tables = [t for t in tables if t.name == only]
+            if not tables:
+                names = ", ".join(t.name for t in result.tables())
+                raise HunkmetricsError(f"--table {only}: not in this summary (one of {names})")
+        if format is SummaryFormat.json:
+            document = summary_json(result)
+            if only is not None:
+                document["tables"] = {only: document["tables"][only]}
+            write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        elif format is SummaryFormat.csv:
+            parts = []
+            for t in tables:
+                text = table_csv(t)
+                parts.append(text if len(tables) == 1 else f"# {t.name}: {t.title}\n{text}")
+            write_text("\n".join(parts))
+        elif format is SummaryFormat.markdown:
+            write_text("\n".join(table_markdown(t) for t in tables))
+        else:
+            console = Console(highlight=False)
+            for t in tables:
+                console.print(_rich(t))
+            console.print(
+                f"{result.attempts} attempts, {len(result.groups)} agents; rates with "
+                f"bootstrap 95 % intervals ({resamples} resamples, seed {seed})"
+            )
+        notes = list(result.warnings)
+        if result.skipped:
+            notes.append(f"{result.skipped} attempt lines are errors and were left out")
+        print_warnings(notes)
+
+    guarded(ctx, body)

@@ -1,0 +1,190 @@
+"""`agents import-study` and `agents summary` end to end on a small made-up folder."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from hunkmetrics.cli.app import app
+
+from .test_study_import import _folder
+
+runner = CliRunner()
+
+
+def _invoke(*args: str) -> Any:
+    return runner.invoke(app, list(args))
+
+
+def _imported(tmp_path: Path) -> Path:
+    out = tmp_path / "attempts.jsonl"
+    result = _invoke("agents", "import-study", str(_folder(tmp_path / "study")), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "6 attempts of 3 agents written" in result.output
+    assert "no row for 1 bugs of the repair file: Chart_3" in result.output
+    return out
+
+
+def test_import_study_writes_lines_and_never_overwrites(tmp_path: Path) -> None:
+    out = _imported(tmp_path)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["id"] for r in lines][:2] == ["alpha/Chart_1", "alpha/Chart_2"]
+    again = _invoke("agents", "import-study", str(tmp_path / "study"), "--out", str(out))
+    assert again.exit_code == 2
+    assert "exists" in again.output
+
+
+def test_import_study_to_stdout(tmp_path: Path) -> None:
+    result = _invoke("agents", "import-study", str(_folder(tmp_path)))
+    assert result.exit_code == 0
+    ids = [json.loads(x)["id"] for x in result.stdout.splitlines() if x.startswith("{")]
+    assert len(ids) == 6
+
+
+def test_summary_json(tmp_path: Path) -> None:
+    out = _imported(tmp_path)
+    result = _invoke("agents", "summary", str(out), "--format", "json", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["settings"]["bootstrap_seed"] == 3
+    assert doc["attempts"] == 6
+    t2 = {row["agent"]: row for row in doc["tables"]["table2"]["rows"]}
+    # Alpha: LS 1 of 3, compiled 2, RR 2 and −1, repaired 1.
+    assert (t2["alpha"]["ls"], t2["alpha"]["compiled"], t2["alpha"]["mean_rr"]) == (1, 2, 0.5)
+    assert t2["alpha"]["repaired_rate"] == 1 / 3
+    assert "table9" in doc["tables"]
+
+
+def test_summary_csv_of_one_table(tmp_path: Path) -> None:
+    out = _imported(tmp_path)
+    result = _invoke("agents", "summary", str(out), "-f", "csv", "--table", "table6")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    by = {r["agent"]: r for r in rows}
+    # Alpha: Chart_1 passing (12.5 s); Chart_2, Chart_3 failing (8 s, 100 s) → 54 s.
+    assert (by["alpha"]["passing_mean_s"], by["alpha"]["failing_mean_s"]) == ("12.5", "54.0")
+    # Beta: 120 s passing, 240 s failing; MAPLE's run has no runtime.
+    assert by["alpha [maple]"]["passing_mean_s"] == ""
+    assert by["average of 2 agents"]["passing_mean_s"] == str((12.5 + 120.0) / 2)
+
+
+def test_summary_min_runtime(tmp_path: Path) -> None:
+    out = _imported(tmp_path)
+    result = _invoke(
+        "agents", "summary", str(out), "-f", "csv", "--table", "table6", "--min-runtime", "10"
+    )
+    by = {r["agent"]: r for r in csv.DictReader(io.StringIO(result.stdout))}
+    assert by["alpha"]["failing_mean_s"] == "100.0"  # Chart_2's 8 s left out
+
+
+def test_summary_markdown_and_table(tmp_path: Path) -> None:
+    out = _imported(tmp_path)
+    md = _invoke("agents", "summary", str(out), "-f", "markdown")
+    assert md.exit_code == 0, md.output
+    assert "### Table 2: effectiveness per agent" in md.stdout
+    assert "| alpha | 3 | 1 · 33.3 % [" in md.stdout
+    table = _invoke("agents", "summary", str(out))
+    assert table.exit_code == 0, table.output
+    assert "Table 8: category shares of actions" in table.stdout
+    assert "6 attempts, 3 agents" in table.stdout
+
+
+def test_summary_errors(tmp_path: Path) -> None:
+    out = _imported(tmp_path)
+    bad = _invoke("agents", "summary", str(out), "--table", "table42")
+    assert bad.exit_code == 2
+    assert "--table table42: not in this summary" in bad.output
+    missing = _invoke("agents", "summary", str(tmp_path / "none.jsonl"))
+    assert missing.exit_code == 2
+    assert "cannot read" in missing.output
+
+
+def test_summary_with_bugs(tmp_path: Path) -> None:
+    out = _imported(tmp_path)
+    bugs = tmp_path / "results.jsonl"
+    bugs.write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "id": bug,
+                    "error": None,
+                    "hunk_count": n,
+                    "divergence": {"value": d},
+                    "proximity": {"class": c},
+                }
+            )
+            for bug, n, d, c in (
+                ("Chart-1", 2, 0.5, "Nucleus"),
+                ("Chart-2", 3, 0.25, "Cluster"),
+                ("Chart-3", 4, 0.75, "Nucleus"),
+            )
+        )
+        + "\n"
+    )
+    result = _invoke(
+        "agents", "summary", str(out), "--bugs", str(bugs), "-f", "json", "--table", "table3"
+    )
+    assert result.exit_code == 0, result.output
+    rows = {r["agent"]: r for r in json.loads(result.stdout)["tables"]["table3"]["rows"]}
+    # Alpha fixed Chart_1 (0.5); did not fix Chart_2, Chart_3 (0.25, 0.75): median 0.5.
+    assert (rows["alpha"]["fixed_median"], rows["alpha"]["unfixed_median"]) == (0.5, 0.5)
+    assert rows["alpha"]["fixed_rate_Nucleus"] == 0.5
+    # Lang_1 and Lang_2 are not in --bugs: reported.
+    assert "2 bugs have no developer record in --bugs: Lang_1, Lang_2" in result.output
+
+
+def test_evaluate_then_summary(tmp_path: Path) -> None:
+    """`agents evaluate` writes each attempt's category sequence and its condition, and
+    `summary` reads them: the same Claude run listed plain and with MAPLE."""
+    evaluate = Path(__file__).resolve().parents[2] / "fixtures" / "agents" / "evaluate"
+    claude = evaluate / "runs" / "claude" / "Chart-1"
+    manifest = tmp_path / "runs.csv"
+    manifest.write_text(
+        "agent,bug,trajectory,patch,compiled,failing_before,failing_after,condition\n"
+        f"claude,Chart-1,{claude / 'trajectory.jsonl'},{claude / 'patch.diff'},1,2,0,\n"
+        f"claude,Chart-1,{claude / 'trajectory.jsonl'},{claude / 'patch.diff'},1,2,1,maple\n"
+    )
+    out = tmp_path / "attempts.jsonl"
+    result = _invoke(
+        "agents", "evaluate", str(manifest), "--reference", str(evaluate / "dev"), "-o", str(out)
+    )
+    assert result.exit_code == 0, result.output
+    records = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert set(records) == {"claude/Chart-1", "claude/maple/Chart-1"}
+    plain = records["claude/Chart-1"]
+    assert (plain["source"], plain["condition"]) == ("evaluate", None)
+    # The fixture's ten actions (agents actions lists them), in order.
+    assert plain["sequence"] == [
+        "NAVIGATE",
+        "BUILD",
+        "READ",
+        "READ",
+        "SEARCH_CONTEXT",
+        "OTHER",
+        "SEARCH_CONTENT",
+        "WRITE",
+        "OTHER",
+        "TEST",
+    ]
+    doc = json.loads(_invoke("agents", "summary", str(out), "-f", "json", "--top-k", "1").stdout)
+    t9 = {r["measure"]: r for r in doc["tables"]["table9"]["rows"]}
+    assert (t9["repaired"]["before"], t9["repaired"]["after"]) == (1.0, 0.0)
+    patterns = doc["tables"]["patterns"]["rows"]
+    # One passing attempt of 10 actions: 8 windows of 3, each once; the first
+    # alphabetically is BUILD → READ → READ.
+    first = next(p for p in patterns if p["agent"] == "claude" and p["window"] == 3)
+    assert (first["outcome"], first["pattern"], first["frequency"]) == (
+        "passing",
+        "BUILD -> READ -> READ",
+        1,
+    )
+    assert first["share"] == 1 / 8
+    touch = doc["tables"]["first_touch"]["rows"]
+    # Foo.java's hunk: read at action 3 (4 actions in), edited at action 7 (8 in).
+    row = next(r for r in touch if r["agent"] == "claude")
+    assert (row["read_median_actions"], row["edit_median_actions"]) == (4.0, 8.0)
