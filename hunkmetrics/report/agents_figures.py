@@ -18,7 +18,7 @@ from .figures import class_color, jitter_offsets, new_figure, to_svg, wrap_name
 try:
     from matplotlib.axes import Axes
     from matplotlib.patches import Patch
-    from matplotlib.ticker import FuncFormatter, MaxNLocator
+    from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 except ImportError:  # the `report` extra is not installed; figures.require_matplotlib says so
     pass
 
@@ -47,6 +47,7 @@ class Panel:
     groups: Sequence[Group]
     ticks: Sequence[tuple[float, str]]
     ylabel: str = ""
+    symlog: bool = False  # a y scale linear within ±1 and logarithmic beyond
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,15 @@ def compact(value: float) -> str:
     return f"{value:.3g}"
 
 
+def heavy_tailed(values: Sequence[float]) -> bool:
+    """Whether a few extreme values would squash the rest into a line: the whole range
+    is over ten times that of the middle 90 % (plus one)."""
+    if len(values) < 2:
+        return False
+    low, high = np.quantile(np.asarray(values, dtype=float), [0.05, 0.95])
+    return bool(max(values) - min(values) > 10 * (high - low + 1))
+
+
 def _density(values: np.ndarray, low: float, high: float) -> tuple[np.ndarray, np.ndarray]:
     """A Gaussian kernel density (Scott's bandwidth) at BODY_POINTS points, binned first
     so that 100,000 values cost no more than a few thousand."""
@@ -96,7 +106,11 @@ def _violin(ax: Axes, group: Group, width: float, seed: int) -> None:
         return
     x = group.x
     if spread.maximum > spread.minimum:
-        grid, density = _density(values, spread.minimum, spread.maximum)
+        # The density is of the values as the axis places them (a symlog axis too).
+        scale = ax.yaxis.get_transform()
+        placed = np.asarray(scale.transform(values), dtype=float)
+        grid, density = _density(placed, float(placed.min()), float(placed.max()))
+        grid = np.asarray(scale.inverted().transform(grid), dtype=float)
         half = density * width / 2
         ax.fill_betweenx(
             grid, x - half, x + half, color=group.color, alpha=0.28, linewidth=0.8, zorder=1
@@ -142,6 +156,8 @@ def violin_figure(
     rows, columns = _grid_shape(len(panels))
     with new_figure(name, row_height * rows + (0.3 if legend else 0), columns, rows) as (fig, axes):
         for k, (ax, panel) in enumerate(zip(axes, panels, strict=False)):
+            if panel.symlog:
+                ax.set_yscale("symlog", linthresh=1, linscale=0.6)
             xs = [g.x for g in panel.groups] or [0.0]
             width = 0.7 * min((b - a for a, b in zip(xs, xs[1:], strict=False)), default=1.0)
             for i, group in enumerate(panel.groups):
@@ -153,6 +169,8 @@ def violin_figure(
             ax.set_title(panel.title, loc="left")
             ax.set_ylabel(panel.ylabel)
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: compact(v)))
+            if panel.symlog:
+                ax.yaxis.set_minor_formatter(NullFormatter())
             ax.grid(axis="x", visible=False)
         for ax in axes[len(panels) :]:
             ax.set_visible(False)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import glob
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from html import escape
 from pathlib import Path
@@ -60,6 +60,17 @@ class Point:
 
     @classmethod
     def of(cls, a: StudyAttempt) -> Point:
+        """The attempt's numbers; tokens of 0 in and 0 out are taken as unknown (a run
+        that called no model, or a record that had no token counts)."""
+        if not a.input_tokens and not a.output_tokens:
+            a = replace(
+                a,
+                input_tokens=None,
+                output_tokens=None,
+                input_uncached=None,
+                cache_read=None,
+                cache_write=None,
+            )
         return cls(
             a.group,
             a.key,
@@ -171,9 +182,20 @@ def _interval(low: object, high: object) -> str:
     return f' <span class="ci">[{100 * low:.1f}, {100 * high:.1f}]</span>'
 
 
+EMPTY_TABLES = {
+    "patterns": "No attempt carries its action sequence, so there are no patterns to count: "
+    "<code>agents evaluate</code> writes the sequence of every attempt it reads from a "
+    "trajectory; the study's published per-bug files have none.",
+}
+
+
 def table_html(rows: TableRows, limit: int = MAX_TABLE_ROWS) -> str:
     """A summary table: the CSV link, then the table, a rate's bootstrap 95% interval
-    shown beside it (its `_ci_low`/`_ci_high` columns are folded into the rate's cell)."""
+    shown beside it (its `_ci_low`/`_ci_high` columns are folded into the rate's cell).
+    A table without rows is a note saying why."""
+    if not rows.rows:
+        why = EMPTY_TABLES.get(rows.name, "The attempts give this table no rows.")
+        return f'<div class="note">{why}</div>'
     header = list(rows.header)
     folded = {
         c
@@ -419,17 +441,24 @@ def rr_figure(data: AgentsData, anchors: Mapping[str, str]) -> Figure | None:
         ticks.append((float(k), f"{wrap_name(name)}\nn={len(chosen)}"))
     if not any(g.values for g in groups):
         return None
+    symlog = draw.heavy_tailed([v for g in groups for v in g.values])
+    scale = (
+        " The vertical scale is linear from −1 to 1 and logarithmic beyond (a few attempts "
+        "broke hundreds of tests, which would flatten the rest)."
+        if symlog
+        else ""
+    )
     return Figure(
         "fig-agents-rr",
         "Regression reduction (Fig. 5)",
         "Per agent, the regression reduction of its attempts: failing tests before the patch "
         "minus failing tests after it (above the dashed zero line the patch made tests pass, "
-        "below it broke tests). Attempts that did not compile have no RR and are left out. "
-        + VIOLIN_READING,
+        "below it broke tests). Attempts that did not compile have no RR and are left out."
+        f"{scale} " + VIOLIN_READING,
         lambda: draw.violin_figure(
             "agents-rr",
             "Violins of regression reduction per agent",
-            [draw.Panel("", groups, ticks, "regression reduction (tests)")],
+            [draw.Panel("", groups, ticks, "regression reduction (tests)", symlog)],
             zero_line=True,
             row_height=4.0,
         ),

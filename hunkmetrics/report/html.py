@@ -63,7 +63,8 @@ td .error { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, mono
 .download { margin: 4px 0; font-size: 13px; }
 a.csv { color: #0b63a8; }
 nav.toc ul { columns: 2; font-size: 14px; padding-left: 18px; margin: 8px 0 4px; }
-nav.toc a { color: #0b63a8; text-decoration: none; }
+nav.toc a { color: #0b63a8; text-decoration: none; white-space: normal; margin: 0; }
+nav.toc li { break-inside: avoid; }
 td.mark { text-align: center; }
 td.mark.fixed { color: #0b6a2f; }
 td.mark.unfixed { color: #b23b00; }
