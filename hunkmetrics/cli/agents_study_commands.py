@@ -123,7 +123,8 @@ def summary(
         str | None,
         typer.Option(
             "--table",
-            help="Only this table (table2 … table9, patterns, rr, first_touch).",
+            help="Only this table (table2 … table9, patterns, rr, first_touch; per_bug: "
+            "every attempt with its bug's traits, shown only when asked for).",
         ),
     ] = None,
     resamples: Annotated[
@@ -151,12 +152,12 @@ def summary(
         result = summarize(iter_attempts(attempts), traits, settings)
         tables = result.tables()
         if only is not None:
-            tables = [t for t in tables if t.name == only]
+            tables = [t for t in result.tables(per_bug=True) if t.name == only]
             if not tables:
-                names = ", ".join(t.name for t in result.tables())
+                names = ", ".join(t.name for t in result.tables(per_bug=True))
                 raise HunkmetricsError(f"--table {only}: not in this summary (one of {names})")
         if format is SummaryFormat.json:
-            document = summary_json(result)
+            document = summary_json(result, per_bug=only == "per_bug")
             if only is not None:
                 document["tables"] = {only: document["tables"][only]}
             write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n")

@@ -94,6 +94,20 @@ def test_summary_markdown_and_table(tmp_path: Path) -> None:
     assert "6 attempts, 3 agents" in table.stdout
 
 
+def test_summary_per_bug_only_when_asked(tmp_path: Path) -> None:
+    out = _imported(tmp_path)
+    doc = json.loads(_invoke("agents", "summary", str(out), "-f", "json").stdout)
+    assert "per_bug" not in doc["tables"]
+    result = _invoke("agents", "summary", str(out), "-f", "csv", "--table", "per_bug")
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [(r["bug"], r["agent"]) for r in rows][:3] == [
+        ("Chart_1", "alpha"),
+        ("Chart_2", "alpha"),
+        ("Chart_2", "alpha [maple]"),
+    ]
+    assert rows[0]["actions"] == "4"
+
+
 def test_summary_errors(tmp_path: Path) -> None:
     out = _imported(tmp_path)
     bad = _invoke("agents", "summary", str(out), "--table", "table42")
@@ -133,7 +147,7 @@ def test_summary_with_bugs(tmp_path: Path) -> None:
     rows = {r["agent"]: r for r in json.loads(result.stdout)["tables"]["table3"]["rows"]}
     # Alpha fixed Chart_1 (0.5); did not fix Chart_2, Chart_3 (0.25, 0.75): median 0.5.
     assert (rows["alpha"]["fixed_median"], rows["alpha"]["unfixed_median"]) == (0.5, 0.5)
-    assert rows["alpha"]["fixed_rate_Nucleus"] == 0.5
+    assert rows["alpha"]["fixed_Nucleus_rate"] == 0.5
     # Lang_1 and Lang_2 are not in --bugs: reported.
     assert "2 bugs have no developer record in --bugs: Lang_1, Lang_2" in result.output
 

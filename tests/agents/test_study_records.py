@@ -91,6 +91,9 @@ def test_parse_an_imported_line() -> None:
     # Placeholder zeros of unknown tokens are unknown; commands not named are unknown.
     assert (a.input_tokens, a.output_tokens) == (None, None)
     assert a.shell_commands is None
+    # No category counts for an imported bug: its action and call counts are unknown.
+    bare = parse_attempt({**line, "categories": [], "actions": 0, "tool_calls": 0})
+    assert (bare.actions, bare.tool_calls) == (None, None)
     with_sequence = parse_attempt({**line, "sequence": ["READ", "WRITE"]})
     assert (with_sequence.sequence, with_sequence.shell_commands) == (("READ", "WRITE"), ())
 

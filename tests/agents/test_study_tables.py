@@ -320,3 +320,28 @@ def test_every_table_as_rows(summary: StudySummary) -> None:
     for t in tables:
         assert all(len(row) == len(t.header) for row in t.rows), t.name
         assert t.percent <= set(t.header), t.name
+
+
+def test_per_bug_table(summary: StudySummary) -> None:
+    rows = summary.per_bug.rows
+    # Every attempt but the error, by bug then agent.
+    assert [(r.bug, r.group) for r in rows] == [
+        ("X_1", "A"),
+        ("X_1", "B"),
+        ("X_2", "A"),
+        ("X_2", "B"),
+        ("X_2", "B [maple]"),
+        ("X_3", "A"),
+        ("X_3", "B"),
+        ("X_3", "B [maple]"),
+    ]
+    x3 = rows[5]
+    assert (x3.outcome, x3.compiled, x3.regression_reduction, x3.input_tokens) == (
+        "failing",
+        False,
+        None,
+        200,
+    )
+    assert (x3.hunk_count, x3.divergence, x3.proximity) == (4, 0.8, "Nucleus")
+    assert summary.tables(per_bug=True)[-1].name == "per_bug"
+    assert "per_bug" not in [t.name for t in summary.tables()]

@@ -20,11 +20,15 @@ The API:
   `bootstrap_rate`, `Spread`/`spread`, `Correlation`/`pearson` (r and p-value);
 * n-grams (`sequences.py`): `NgramCounter` (streamed, numpy);
 * the tables (`tables.py`): `Table2` … `Table9`, `SequencePatterns`, `RRDistribution`,
-  `FirstTouchTable`, each with typed `rows` and `.table() -> TableRows` (name, title,
-  header, rows of plain cells);
-* `summarize(attempts, bugs=None, Settings(top_k, windows, resamples, seed)) ->
-  StudySummary` (`summary.py`), with `.tables()` for every table present;
-* the study's published files as attempt lines (`importer.py`): `import_study(dir)`.
+  `FirstTouchTable`, `PerBugTable` (every attempt with its bug's traits), each with
+  typed `rows` and `.table() -> TableRows` (name, title, header, rows of plain cells);
+* `summarize(attempts, bugs=None, Settings(top_k, windows, resamples, seed,
+  min_runtime_s)) -> StudySummary` (`summary.py`), with `.tables(per_bug=False)` for
+  every table present;
+* text (`render.py`): `format_cell`, `compact` (count, rate and interval in one cell),
+  `transpose`, `readable`, `table_csv`, `table_markdown`, `summary_json`;
+* the study's published files as attempt lines (`importer.py`): `import_study(dir) ->
+  ImportResult(records, warnings)`.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ from hunkmetrics.agents.study.tables import (
     FirstTouchRow,
     FirstTouchTable,
     PatternRow,
+    PerBugRow,
+    PerBugTable,
     RRDistribution,
     RRRow,
     SequencePatterns,
@@ -73,6 +79,8 @@ __all__ = [
     "FirstTouchTable",
     "HunkTouch",
     "PatternRow",
+    "PerBugRow",
+    "PerBugTable",
     "RRDistribution",
     "RRRow",
     "Rate",

@@ -144,8 +144,11 @@ def parse_attempt(raw: Mapping[str, object]) -> StudyAttempt:
     source = _str(raw.get("source")) or EVALUATE
     shell = _strings(raw.get("unique_shell_commands"))
     sequence = _strings(raw.get("sequence"))
+    actions, calls = _int(raw.get("actions")), _int(raw.get("tool_calls"))
     if source == STUDY_IMPORT and sequence is None:
         shell = None  # the study's count files do not name the commands
+        if not categories:
+            actions = calls = None  # no count file for this bug: unknown, not 0
     error = raw.get("error")
     if (_str(tokens.get("source")) or "").startswith(NO_TOKENS):
         tokens = {}  # the line says its tokens are unknown (its zeros are placeholders)
@@ -166,8 +169,8 @@ def parse_attempt(raw: Mapping[str, object]) -> StudyAttempt:
         cache_read=_int(tokens.get("cache_read")),
         cache_write=_int(tokens.get("cache_write")),
         runtime_s=_float(_dict(raw.get("runtime")).get("seconds")),
-        tool_calls=_int(raw.get("tool_calls")),
-        actions=_int(raw.get("actions")),
+        tool_calls=calls,
+        actions=actions,
         categories=MappingProxyType(categories),
         sequence=sequence,
         native_tools=_strings(raw.get("unique_native_tools")) or (),

@@ -25,7 +25,8 @@ __all__ = [
 
 def format_cell(value: Cell, percent: bool = False) -> str:
     """A cell for reading: empty for None, `yes`/`no`, integers as they are, shares as
-    percentages with one decimal, other numbers with two decimals (thousands separated)."""
+    percentages with one decimal, numbers below 1 with three significant digits, other
+    numbers with two decimals (thousands separated)."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -37,6 +38,8 @@ def format_cell(value: Cell, percent: bool = False) -> str:
             return "nan"
         if percent:
             return f"{100 * value:.1f} %"
+        if 0 < abs(value) < 1:
+            return f"{value:.3g}"  # r, p-values, divergences: three significant digits
         return f"{value:,.2f}"
     return value
 
@@ -136,9 +139,10 @@ def table_markdown(table: TableRows) -> str:
     return "\n".join(lines) + "\n"
 
 
-def summary_json(summary: StudySummary) -> dict[str, Any]:
+def summary_json(summary: StudySummary, per_bug: bool = False) -> dict[str, Any]:
     """The summary as one JSON object: the settings, counts, warnings, and every table
-    as a list of row objects (keys from its header, shares as fractions)."""
+    as a list of row objects (keys from its header, shares as fractions); the per-attempt
+    table too with `per_bug`."""
     s = summary.settings
     return {
         "settings": {
@@ -158,6 +162,6 @@ def summary_json(summary: StudySummary) -> dict[str, Any]:
                 "title": t.title,
                 "rows": [dict(zip(t.header, row, strict=True)) for row in t.rows],
             }
-            for t in summary.tables()
+            for t in summary.tables(per_bug)
         },
     }

@@ -20,6 +20,8 @@ from hunkmetrics.agents.study.tables import (
     FirstTouchRow,
     FirstTouchTable,
     PatternRow,
+    PerBugRow,
+    PerBugTable,
     RRDistribution,
     RRRow,
     SequencePatterns,
@@ -83,10 +85,12 @@ class StudySummary:
     rr: RRDistribution
     table9: Table9 | None
     first_touch: FirstTouchTable | None
+    per_bug: PerBugTable
     warnings: tuple[str, ...] = ()
 
-    def tables(self) -> list[TableRows]:
-        """Every table present, as rows, in the study's order."""
+    def tables(self, per_bug: bool = False) -> list[TableRows]:
+        """Every table present, as rows, in the study's order; with `per_bug`, the
+        per-attempt table last."""
         out = [self.table2.table()]
         if self.table3 is not None:
             out.append(self.table3.table())
@@ -103,6 +107,8 @@ class StudySummary:
             out.append(self.table9.table())
         if self.first_touch is not None:
             out.append(self.first_touch.table())
+        if per_bug:
+            out.append(self.per_bug.table())
         return out
 
 
@@ -173,6 +179,7 @@ def summarize(
         rr=_rr(names, kept, settings),
         table9=_table9(kept),
         first_touch=_first_touch(names, kept, bugs, settings),
+        per_bug=_per_bug(kept, bugs),
         warnings=tuple(warnings),
     )
 
@@ -526,3 +533,27 @@ def _first_touch(
                 )
             )
     return FirstTouchTable(tuple(rows))
+
+
+def _per_bug(kept: list[StudyAttempt], bugs: Mapping[str, BugTraits] | None) -> PerBugTable:
+    rows = []
+    for a in sorted(kept, key=lambda a: (a.key, a.group)):
+        t = bugs.get(a.key) if bugs is not None else None
+        rows.append(
+            PerBugRow(
+                a.bug,
+                a.group,
+                a.outcome,
+                a.ls,
+                a.compiled,
+                a.regression_reduction,
+                a.input_tokens,
+                a.output_tokens,
+                a.runtime_s,
+                a.actions,
+                t.hunk_count if t is not None else None,
+                t.divergence if t is not None else None,
+                t.proximity if t is not None else None,
+            )
+        )
+    return PerBugTable(tuple(rows))

@@ -13,6 +13,8 @@ __all__ = [
     "FirstTouchRow",
     "FirstTouchTable",
     "PatternRow",
+    "PerBugRow",
+    "PerBugTable",
     "RRDistribution",
     "RRRow",
     "SequencePatterns",
@@ -53,7 +55,7 @@ class TableRows:
 def _shares(header: tuple[str, ...], *more: str) -> frozenset[str]:
     """The rate and interval columns of a header, and `more`."""
     marks = ("_rate", "_ci_low", "_ci_high")
-    return frozenset(h for h in header if h.endswith(marks) or "_rate_" in h) | set(more)
+    return frozenset(h for h in header if h.endswith(marks)) | set(more)
 
 
 def _rate_cells(rate: Rate) -> tuple[Cell, ...]:
@@ -148,7 +150,7 @@ class Table3:
             "unfixed_median",
             "unfixed_mean",
             "unfixed_max",
-            *(f"fixed_rate_{c}" for c in self.classes),
+            *(h for c in self.classes for h in _rate_header(f"fixed_{c}")),
         )
         rows = []
         for r in self.rows:
@@ -157,7 +159,7 @@ class Table3:
                 cells += [s.n, s.median, s.mean, s.max]
             for c in self.classes:
                 rate = r.by_proximity.get(c)
-                cells.append(rate.value if rate is not None else None)
+                cells += _rate_cells(rate) if rate is not None else (None,) * 4
             rows.append(tuple(cells))
         return TableRows(
             "table3",
@@ -464,39 +466,43 @@ class RRDistribution:
         header = (
             "agent",
             "n",
-            "positive",
-            "zero",
-            "negative",
+            *_rate_header("positive"),
+            *_rate_header("zero"),
+            *_rate_header("negative"),
             "mean",
             "std",
             "min",
             "max",
             "repair_rate",
+            "pearson_r",
+            "p_value",
         )
         rows: list[tuple[Cell, ...]] = [
             (
                 r.group,
                 r.spread.n,
-                r.positive.value,
-                r.zero.value,
-                r.negative.value,
+                *_rate_cells(r.positive),
+                *_rate_cells(r.zero),
+                *_rate_cells(r.negative),
                 r.spread.mean,
                 r.spread.std,
                 r.spread.min,
                 r.spread.max,
                 r.repair_rate,
+                None,
+                None,
             )
             for r in self.rows
         ]
         c = self.correlation
-        label = f"pearson r (repair rate, mean RR), n={c.n}"
-        rows.append((label, None, None, None, None, c.r, c.p, None, None, None))
+        label = f"repair rate ~ mean RR over {c.n} agents"
+        rows.append((label, *(None,) * (len(header) - 3), c.r, c.p))
         return TableRows(
             "rr",
-            "Regression reduction: distribution and correlation",
+            "Regression reduction: distribution, and Pearson's r of repair rate and mean RR",
             header,
             tuple(rows),
-            frozenset({"positive", "zero", "negative", "repair_rate"}),
+            _shares(header),
         )
 
 
@@ -563,10 +569,10 @@ class FirstTouchTable:
             "agent",
             "proximity",
             "hunks",
-            "read_rate",
+            *_rate_header("read"),
             "read_median_actions",
             "read_mean_actions",
-            "edited_rate",
+            *_rate_header("edited"),
             "edit_median_actions",
             "edit_mean_actions",
         )
@@ -575,10 +581,10 @@ class FirstTouchTable:
                 r.group,
                 r.proximity,
                 r.hunks,
-                r.read.value,
+                *_rate_cells(r.read),
                 r.read_actions.median,
                 r.read_actions.mean,
-                r.edited.value,
+                *_rate_cells(r.edited),
                 r.edit_actions.median,
                 r.edit_actions.mean,
             )
@@ -591,3 +597,70 @@ class FirstTouchTable:
             rows,
             _shares(header),
         )
+
+
+# ------------------------------------------------------------------------- per bug
+
+
+@dataclass(frozen=True, slots=True)
+class PerBugRow:
+    """One attempt, linked to its bug: what the figures' dots are (the developer patch's
+    hunks, divergence and proximity None without `--bugs`)."""
+
+    bug: str
+    group: str
+    outcome: str | None
+    ls: bool | None
+    compiled: bool | None
+    regression_reduction: int | None
+    input_tokens: int | None
+    output_tokens: int | None
+    runtime_s: float | None
+    actions: int | None
+    hunk_count: int | None
+    divergence: float | None
+    proximity: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PerBugTable:
+    """Every attempt with its bug's traits, by bug then agent (not among the default
+    tables: one row per attempt)."""
+
+    rows: tuple[PerBugRow, ...]
+
+    def table(self) -> TableRows:
+        header = (
+            "bug",
+            "agent",
+            "outcome",
+            "ls",
+            "compiled",
+            "regression_reduction",
+            "input_tokens",
+            "output_tokens",
+            "runtime_s",
+            "actions",
+            "hunks",
+            "divergence",
+            "proximity",
+        )
+        rows = tuple(
+            (
+                r.bug,
+                r.group,
+                r.outcome,
+                r.ls,
+                r.compiled,
+                r.regression_reduction,
+                r.input_tokens,
+                r.output_tokens,
+                r.runtime_s,
+                r.actions,
+                r.hunk_count,
+                r.divergence,
+                r.proximity,
+            )
+            for r in self.rows
+        )
+        return TableRows("per_bug", "Every attempt and its bug", header, rows)
