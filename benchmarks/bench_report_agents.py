@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import re
+import resource
 import subprocess
 import sys
 import tempfile

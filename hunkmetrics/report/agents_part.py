@@ -149,16 +149,6 @@ def load_agents(attempts: Iterable[str | Path], results: str | Path) -> AgentsDa
 # ---------------------------------------------------------------- cells and tables
 
 
-def _is_percent(table: str, column: str, header: Sequence[str]) -> bool:
-    if column.endswith(("_rate", "_ci_low", "_ci_high")) or column.startswith("fixed_rate_"):
-        return True
-    if column in ("share", "positive", "zero", "negative", "repair_rate"):
-        return True
-    if table == "table4" and column.startswith("ls_"):
-        return True
-    return table == "table8" and header.index(column) > header.index("actions")
-
-
 def cell_text(value: object, percent: bool = False) -> str:
     """A table cell as the page shows it (the CSV keeps the exact value)."""
     if value is None:
@@ -203,7 +193,7 @@ def table_html(rows: TableRows, limit: int = MAX_TABLE_ROWS) -> str:
         if c.endswith(("_ci_low", "_ci_high")) and c.rsplit("_ci_", 1)[0] + "_rate" in header
     }
     shown = [k for k, c in enumerate(header) if c not in folded]
-    percent = [_is_percent(rows.name, c, header) for c in header]
+    percent = [c in rows.percent for c in header]
     body = []
     for row in rows.rows[:limit]:
         cells = []
