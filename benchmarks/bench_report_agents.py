@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import compact_json, machine
+from _common import compact_json, machine, snapshot_hunkmetrics
 from bench_agents_summary import generate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +42,7 @@ def main() -> None:
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="bench-report-agents-") as tmp:
+        code = snapshot_hunkmetrics(Path(tmp), copy=False)
         attempts, results = Path(tmp) / "attempts.jsonl", Path(tmp) / "results.jsonl"
         page = Path(tmp) / "report.html"
         started = time.perf_counter()
@@ -73,6 +74,7 @@ def main() -> None:
     result = {
         "benchmark": "report --attempts",
         "machine": machine(load_average=list(os.getloadavg())),
+        "code": code,
         "input": {
             "attempts": args.count,
             "actions_per_attempt": args.actions,
