@@ -394,3 +394,18 @@ def test_cli_attempts_option(tmp_path: Path, agents_study) -> None:
     bad.write_text(json.dumps({"id": "x"}) + "\n" + "{}\n", encoding="utf-8")
     ran = runner.invoke(app, ["report", str(results), "--attempts", str(bad), "-o", str(out)])
     assert ran.exit_code == 2 and "not an attempt line" in ran.output
+
+
+def test_a_dollar_in_a_name_is_drawn_as_a_dollar(tmp_path: Path) -> None:
+    from hunkmetrics.report.figures import new_figure
+
+    with new_figure("t", 2, literal_text=True) as (_, (ax,)):
+        assert ax.set_title("pay $x_1$").get_parse_math() is False  # text, not a formula
+    with new_figure("t", 2) as (_, (ax,)):
+        assert ax.set_title("$x$").get_parse_math() is True  # the patch figures unchanged
+    results = write_jsonl(tmp_path / "results.jsonl", [record(*row) for row in STUDY])
+    attempts = write_jsonl(
+        tmp_path / "a.jsonl", [attempt("A", k) | {"agent": "pay $x_1$ $"} for k in range(6)]
+    )
+    report = build_report(results, attempts=[attempts])  # an odd "$" is no error either
+    assert report.figures == 4 + 5 + 1 + 1
