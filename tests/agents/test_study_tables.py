@@ -345,3 +345,21 @@ def test_per_bug_table(summary: StudySummary) -> None:
     assert (x3.hunk_count, x3.divergence, x3.proximity) == (4, 0.8, "Nucleus")
     assert summary.tables(per_bug=True)[-1].name == "per_bug"
     assert "per_bug" not in [t.name for t in summary.tables()]
+
+
+def test_kept_attempts_lose_only_their_actions() -> None:
+    from dataclasses import fields, replace
+
+    from hunkmetrics.agents.study.summary import _scalars
+
+    full = replace(
+        ATTEMPTS[0],
+        condition="maple",
+        source="study-import",
+        error="e",
+        tool_calls=3,
+        actions=4,
+        categories={"READ": 4},
+    )
+    assert all(getattr(full, f.name) not in (None, ()) for f in fields(full))
+    assert _scalars(full) == replace(full, sequence=None, categories={})

@@ -211,9 +211,9 @@ def _import_agent(
     actions = _read_actions(files["actions"]) if "actions" in files else None
     keys = list(repair.rows)
     for table in tables.values():
-        _report(table.path, keys, table.rows.keys(), table.spelling, repair.path, warnings)
+        _report(table, repair, table.rows.keys(), warnings)
     if actions is not None:
-        _report(actions.path, keys, actions.actions.keys(), {}, repair.path, warnings)
+        _report(actions, repair, actions.actions.keys(), warnings)
     label = agent if condition is None else f"{agent} [{condition}]"
     for kind in ("localization", "tokens", "categories"):
         if kind not in tables:
@@ -224,23 +224,25 @@ def _import_agent(
 
 
 def _report(
-    path: Path,
-    keys: list[str],
+    table: _Table | _ActionRows,
+    repair: _Table,
     present: Iterable[str],
-    spelling: Mapping[str, str],
-    repair_path: Path,
     warnings: list[str],
 ) -> None:
+    """Warn about the repair file's bugs a file lacks, and the bugs it has that the repair
+    file lacks, each named as its own file spells it (normalized)."""
     have = set(present)
-    missing = [normalize_bug_id(k) for k in keys if k not in have]
-    extra = sorted(normalize_bug_id(spelling.get(k, k)) for k in have - set(keys))
+    spelling = table.spelling if isinstance(table, _Table) else {}
+    missing = [normalize_bug_id(repair.spelling[k]) for k in repair.rows if k not in have]
+    extra = sorted(normalize_bug_id(spelling.get(k, k)) for k in have - repair.rows.keys())
     if missing:
         warnings.append(
-            f"{path}: no row for {len(missing)} bugs of the repair file: " + _ids(missing)
+            f"{table.path}: no row for {len(missing)} bugs of the repair file: " + _ids(missing)
         )
     if extra:
         warnings.append(
-            f"{path}: {len(extra)} bugs not in {repair_path.name} (not imported): " + _ids(extra)
+            f"{table.path}: {len(extra)} bugs not in {repair.path.name} (not imported): "
+            + _ids(extra)
         )
 
 

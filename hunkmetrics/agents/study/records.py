@@ -68,11 +68,11 @@ class StudyAttempt:
     native_tools: tuple[str, ...] = ()
     shell_commands: tuple[str, ...] | None = ()
     hunks: tuple[HunkTouch, ...] = ()
+    key: str = field(default="", compare=False)  # `bug_key(bug)`, filled in when empty
 
-    @property
-    def key(self) -> str:
-        """The bug's matching key (`bug_key`)."""
-        return bug_key(self.bug)
+    def __post_init__(self) -> None:
+        if not self.key:
+            object.__setattr__(self, "key", bug_key(self.bug))  # once, not per table
 
     @property
     def group(self) -> str:
@@ -110,9 +110,12 @@ def _dict(value: object) -> dict[str, object]:
 
 
 def _strings(value: object) -> tuple[str, ...] | None:
+    """The strings of a JSON list (other items left out); None when it is not a list."""
     if not isinstance(value, list):
         return None
-    return tuple(sys.intern(v) for v in value if isinstance(v, str))
+    if set(map(type, value)) <= {str}:  # the usual case, checked without a Python loop
+        return tuple(value)
+    return tuple(v for v in value if isinstance(v, str))
 
 
 def _list(value: object) -> list[object]:

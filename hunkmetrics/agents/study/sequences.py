@@ -38,15 +38,16 @@ class NgramCounter:
             self._add_slow(sequence)
             return
         codes = self._codes
-        for name in sequence:
-            if name not in codes:
-                if len(codes) >= _BASE - 1:  # too many categories for the fast path
-                    self._to_slow()
-                    self._add_slow(sequence)
-                    return
+        new = set(sequence).difference(codes)
+        if new:
+            if len(codes) + len(new) >= _BASE:  # too many categories for the fast path
+                self._to_slow()
+                self._add_slow(sequence)
+                return
+            for name in sorted(new):
                 codes[name] = len(codes)
                 self._names.append(name)
-        self._buffer.extend([codes[name] for name in sequence])
+        self._buffer.extend(map(codes.__getitem__, sequence))
         self._buffer.append(_SEPARATOR)
         if len(self._buffer) >= self._FLUSH_AT:
             self._flush()

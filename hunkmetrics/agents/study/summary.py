@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from statistics import mean
 from types import MappingProxyType
 
@@ -142,7 +142,7 @@ def summarize(
         g = groups.setdefault(attempt.group, _Group())
         _pool(g, attempt, settings)
         if attempt.sequence is not None or attempt.categories:
-            attempt = replace(attempt, sequence=None, categories=_NONE)  # pooled already
+            attempt = _scalars(attempt)  # its actions are pooled already
         kept.append(attempt)
     names = tuple(groups)
     warnings = []
@@ -184,23 +184,53 @@ def summarize(
     )
 
 
+def _scalars(a: StudyAttempt) -> StudyAttempt:
+    """The attempt without its sequence and category counts (`dataclasses.replace`,
+    without its per-call field introspection)."""
+    return StudyAttempt(
+        a.id,
+        a.agent,
+        a.bug,
+        a.condition,
+        a.source,
+        a.error,
+        a.ls,
+        a.compiled,
+        a.repaired,
+        a.regression_reduction,
+        a.input_tokens,
+        a.output_tokens,
+        a.input_uncached,
+        a.cache_read,
+        a.cache_write,
+        a.runtime_s,
+        a.tool_calls,
+        a.actions,
+        _NONE,
+        None,
+        a.native_tools,
+        a.shell_commands,
+        a.hunks,
+        a.key,
+    )
+
+
 def _sorted(names: set[str] | None) -> tuple[str, ...] | None:
     return None if names is None else tuple(sorted(names))
 
 
 def _pool(g: _Group, attempt: StudyAttempt, settings: Settings) -> None:
     outcome = attempt.outcome
+    counts: Mapping[str, int] = attempt.categories
     if attempt.sequence is not None:
-        counts: Mapping[str, int] = Counter(attempt.sequence)
-        for label in (outcome, "all"):
-            if label is None:
-                continue
-            counter = g.ngrams.get(label)
-            if counter is None:
-                counter = g.ngrams[label] = NgramCounter(settings.windows)
-            counter.add(attempt.sequence)
-    else:
-        counts = attempt.categories
+        if not counts:  # a line with a sequence but no counts: count it (in C)
+            seq = attempt.sequence
+            counts = {c: seq.count(c) for c in set(seq)}
+        slot = outcome or "unknown"  # counted once; "all" adds the outcomes up
+        counter = g.ngrams.get(slot)
+        if counter is None:
+            counter = g.ngrams[slot] = NgramCounter(settings.windows)
+        counter.add(attempt.sequence)
     for label in (outcome, "all"):
         if label is not None:
             g.categories[label].update(counts)
@@ -416,12 +446,16 @@ def _patterns(
 ) -> SequencePatterns:
     rows = []
     for name in names:
+        ngrams = groups[name].ngrams
         for outcome in (*OUTCOMES, "all"):
-            counter = groups[name].ngrams.get(outcome)
-            if counter is None:
+            parts = list(ngrams.values()) if outcome == "all" else [ngrams.get(outcome)]
+            counters = [c for c in parts if c is not None]
+            if not counters:
                 continue
             for w in settings.windows:
-                counts = counter.counts(w)
+                counts: Counter[tuple[str, ...]] = Counter()
+                for c in counters:
+                    counts.update(c.counts(w))
                 total = sum(counts.values())
                 ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
                 for rank, (pattern, freq) in enumerate(ranked[: settings.top_k], start=1):
