@@ -19,12 +19,7 @@ from typer.testing import CliRunner
 from hunkmetrics.cli.app import app
 from hunkmetrics.errors import HunkmetricsError
 from hunkmetrics.report import build_report
-from hunkmetrics.report.agents_part import (
-    bug_anchors,
-    cell_text,
-    expand_attempt_paths,
-    load_agents,
-)
+from hunkmetrics.report.agents_data import bug_anchors, expand_attempt_paths, load_agents
 from hunkmetrics.report.agents_stats import (
     NOT_CHARACTERIZED,
     Spread,
@@ -32,6 +27,7 @@ from hunkmetrics.report.agents_stats import (
     quantile,
     upset_intersections,
 )
+from hunkmetrics.report.agents_tables import cell_text
 from hunkmetrics.report.downloads import decode_csv_href, safe_filename
 
 pytest.importorskip("matplotlib")

@@ -7,8 +7,10 @@ and, given an outcomes CSV, about which bugs each agent fixed.
     html     the page
 
 and, given attempt records (`agents evaluate` / `agents import-study` output), the
-Agents part: agents_part (data and figures of the study), agents_stats, agents_figures,
-agents_page (its section), downloads (tables as CSV links).
+Agents part: agents_data (reading and summarizing the attempts), agents_tables (the
+study's tables and the per-bug table), agents_plots (which attempts go in which figure,
+and the captions), agents_figures (drawing them), agents_stats (violin marks, UpSet
+intersections), downloads (tables as CSV links) and agents_page (the section).
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ def build_report(
     paths: tuple[str, ...] = ()
     count = None
     if attempts:
+        from .agents_data import load_agents
         from .agents_page import agents_section
-        from .agents_part import load_agents
 
         data = load_agents(attempts, results)
         extra, paths = partial(agents_section, data=data), data.paths

@@ -2,7 +2,7 @@
 matplotlib like the rest of the report and returned as inline SVG.
 
 The functions take plain values, already grouped: which attempts go in which violin,
-and in which panel, is decided by the page (agents_part)."""
+and in which panel, is decided by agents_plots."""
 
 from __future__ import annotations
 

@@ -5,15 +5,9 @@ from __future__ import annotations
 
 from html import escape
 
-from .agents_part import (
-    TABLE_CAPTIONS,
-    AgentsData,
-    Figure,
-    bug_table,
-    figures_of,
-    table_anchors,
-    table_html,
-)
+from .agents_data import AgentsData, table_anchors
+from .agents_plots import Figure, figures_of
+from .agents_tables import TABLE_CAPTIONS, bug_table, table_html
 from .html import Page, note
 
 # After which table each figure is shown (by the figure anchor's prefix).
