@@ -43,11 +43,28 @@ def report(
             show_default=False,
         ),
     ] = None,
+    attempts: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--attempts",
+            help="Attempt records (agents evaluate / agents import-study output), a file or "
+            "a glob such as 'runs/*.jsonl'; repeat for more. Adds the Agents part: the "
+            "study's tables (CSV downloads) and Figures 3-10. RESULTS is then the "
+            "developer patches' batch results.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Write an HTML report of a batch run: figures of proximity and divergence.
 
     With --outcomes it adds which bugs each agent fixed, per proximity class, and how
     well divergence and hunk count predict failure (ROC AUC).
+
+    With --attempts it adds the Agents part of the "Beyond Accuracy" study: Tables 2-9
+    (each downloadable as CSV, rates with bootstrap 95% intervals), the UpSet plot of
+    bugs fixed per combination of agents, violins of divergence, regression reduction
+    and tokens by outcome, the cache breakdown, the top tool-sequence patterns, and a
+    per-bug table that every dot links to.
 
     The page needs no network to open: CSS and figures (SVG) are inline. See
     docs/report.md for what each figure and table shows.
@@ -57,6 +74,8 @@ def report(
       hunkmetrics report results.jsonl --out report.html
 
       hunkmetrics report results.jsonl --outcomes outcomes.csv --out report.html
+
+      hunkmetrics report dev-results.jsonl --attempts attempts.jsonl --out report.html
     """
 
     def run() -> None:
@@ -66,11 +85,12 @@ def report(
             matplotlib.use("Agg")  # the command owns the process: never look for a display
         from ..report import write_report
 
-        made = write_report(results, out, outcomes)
+        made = write_report(results, out, outcomes, attempts or ())
         print_warnings(list(made.warnings))
         Console(stderr=True, highlight=False, soft_wrap=True).print(
             f"hunkmetrics: wrote {out}: {made.records} record(s), {made.errors} error(s), "
-            f"{made.figures} figure(s)",
+            + ("" if made.attempts is None else f"{made.attempts} attempt(s), ")
+            + f"{made.figures} figure(s)",
             markup=False,
         )
 

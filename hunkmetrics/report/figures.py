@@ -95,38 +95,57 @@ def agent_color(index: int) -> str:
 
 
 @contextmanager
-def _figure(name: str, height: float, ncols: int = 1) -> Iterator[tuple[Figure, list[Axes]]]:
+def new_figure(
+    name: str,
+    height: float,
+    ncols: int = 1,
+    nrows: int = 1,
+    width_ratios: Sequence[float] | None = None,
+    height_ratios: Sequence[float] | None = None,
+    literal_text: bool = False,
+) -> Iterator[tuple[Figure, list[Axes]]]:
+    """A figure of nrows × ncols axes, listed row by row. With `literal_text`, a `$` in
+    a label is a dollar sign, never the start of a formula (names from the inputs)."""
     require_matplotlib()
     # A fixed hashsalt keeps the SVG ids, and so the page, the same from run to run.
-    with matplotlib.rc_context({**STYLE, "svg.hashsalt": name}):
+    settings = {**STYLE, "svg.hashsalt": name}
+    if literal_text:
+        settings["text.parse_math"] = False
+    with matplotlib.rc_context(settings):
         fig = Figure(figsize=(WIDTH, height), layout="constrained")
         FigureCanvasAgg(fig)
         fig.set_label(name)
-        axes = fig.subplots(1, ncols, squeeze=False)[0]
-        yield fig, list(axes)
+        axes = fig.subplots(
+            nrows, ncols, squeeze=False, width_ratios=width_ratios, height_ratios=height_ratios
+        )
+        yield fig, [ax for row in axes for ax in row]
 
 
 _XML_PROLOGUE = re.compile(r"\A.*?(?=<svg\b)", re.DOTALL)
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.DOTALL)
-_IDS = re.compile(r'(\bid="|href="#|url\(#)([^"\)]+)')
+BUG_ANCHOR = "bug-"  # links to the page's per-bug rows, left as they are
+_IDS = re.compile(r'(\bid="|href="#(?!' + BUG_ANCHOR + r')|url\(#)([^"\)]+)')
+# matplotlib opens every link in a new window; an in-page link should scroll this one.
+_NEW_WINDOW = re.compile(r'(<a xlink:href="#' + BUG_ANCHOR + r'[^"]*") target="_blank"')
 
 
-def _svg(fig: Figure, label: str) -> str:
+def to_svg(fig: Figure, label: str) -> str:
     """The figure as an <svg> element ready to inline in HTML, its ids made unique."""
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None})
     text = _METADATA.sub("", _XML_PROLOGUE.sub("", buffer.getvalue(), count=1), count=1)
     text = _IDS.sub(lambda m: f"{m[1]}{fig.get_label()}-{m[2]}", text)
+    text = _NEW_WINDOW.sub(r"\1", text)
     aria = label.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
     return text.replace("<svg ", f'<svg role="img" aria-label="{aria}" ', 1).strip()
 
 
-def _wrap(name: str, width: int = 14) -> str:
+def wrap_name(name: str, width: int = 14) -> str:
     """A long name on several lines, so that tick labels side by side do not overlap."""
     return "\n".join(textwrap.wrap(name, width, break_on_hyphens=True)) or name
 
 
-def _jitter(count: int, seed: int, spread: float = 0.12) -> list[float]:
+def jitter_offsets(count: int, seed: int, spread: float = 0.12) -> list[float]:
     """Deterministic horizontal offsets for strip plots."""
     return list(np.random.default_rng(seed).uniform(-spread, spread, count))
 
@@ -136,7 +155,7 @@ def proximity_distribution(records: Sequence[Record]) -> str:
     labels = class_order({r.label for r in records})
     counts = [sum(r.label == label for r in records) for label in labels]
     total = sum(counts)
-    with _figure("proximity", 3.6) as (fig, (ax,)):
+    with new_figure("proximity", 3.6) as (fig, (ax,)):
         bars = ax.bar(labels, counts, color=[class_color(c, labels) for c in labels], width=0.62)
         for bar, count in zip(bars, counts, strict=True):
             ax.annotate(
@@ -150,7 +169,7 @@ def proximity_distribution(records: Sequence[Record]) -> str:
         ax.set_ylabel("patches")
         ax.set_ylim(0, max(counts) * 1.15 + 0.5)
         ax.grid(axis="x", visible=False)
-        return _svg(fig, "Bar chart of the proximity class distribution")
+        return to_svg(fig, "Bar chart of the proximity class distribution")
 
 
 def _bins(values: Sequence[float], target: int = 24) -> list[float]:
@@ -168,7 +187,7 @@ def divergence_histogram(records: Sequence[Record]) -> str:
     groups = [[r.divergence for r in records if r.label == label] for label in labels]
     values = [r.divergence for r in records]
     median = statistics.median(values)
-    with _figure("histogram", 3.6) as (fig, (ax,)):
+    with new_figure("histogram", 3.6) as (fig, (ax,)):
         ax.hist(
             groups,
             bins=_bins(values),
@@ -185,7 +204,7 @@ def divergence_histogram(records: Sequence[Record]) -> str:
         ax.set_ylabel("patches")
         ax.grid(axis="x", visible=False)
         ax.legend(loc="upper right", ncols=2 if len(labels) > 3 else 1, fontsize=9)
-        return _svg(fig, "Histogram of hunk divergence, stacked by proximity class")
+        return to_svg(fig, "Histogram of hunk divergence, stacked by proximity class")
 
 
 def divergence_vs_hunks(records: Sequence[Record]) -> str:
@@ -195,10 +214,10 @@ def divergence_vs_hunks(records: Sequence[Record]) -> str:
     top = max(r.hunk_count for r in records)
     log_x = top > 40
     size, alpha = (26, 0.8) if len(records) <= 1000 else (9, 0.55)
-    with _figure("scatter", 4.2) as (fig, (ax,)):
+    with new_figure("scatter", 4.2) as (fig, (ax,)):
         for k, label in enumerate(labels):
             chosen = [r for r in records if r.label == label]
-            jitter = _jitter(len(chosen), 100 + k)
+            jitter = jitter_offsets(len(chosen), 100 + k)
             xs = [
                 r.hunk_count * math.exp(j / 3) if log_x else r.hunk_count + j
                 for r, j in zip(chosen, jitter, strict=True)
@@ -237,7 +256,7 @@ def divergence_vs_hunks(records: Sequence[Record]) -> str:
         ax.set_ylabel("Div(P)")
         ax.set_ylim(bottom=-0.05)
         ax.legend(loc="upper left", fontsize=9)
-        return _svg(fig, "Scatter plot of divergence against hunk count, coloured by class")
+        return to_svg(fig, "Scatter plot of divergence against hunk count, coloured by class")
 
 
 def _box(
@@ -267,7 +286,7 @@ def _box(
     for k, (group, position, color) in enumerate(drawn):
         if len(group) > MAX_DOTS:  # the box is of all values; the dots a random sample
             group = list(np.random.default_rng(seed + k).choice(group, MAX_DOTS, replace=False))
-        jitter = _jitter(len(group), seed + k, width * 0.3)
+        jitter = jitter_offsets(len(group), seed + k, width * 0.3)
         small = len(group) <= 100
         ax.scatter(
             [position + j for j in jitter],
@@ -284,7 +303,7 @@ def divergence_by_class(records: Sequence[Record]) -> str:
     """Box plot (with the points) of Div(P) per proximity class."""
     labels = class_order({r.label for r in records})
     groups = [[r.divergence for r in records if r.label == label] for label in labels]
-    with _figure("byclass", 3.8) as (fig, (ax,)):
+    with new_figure("byclass", 3.8) as (fig, (ax,)):
         _box(
             ax, groups, range(len(labels)), [class_color(c, labels) for c in labels], 0.55, seed=200
         )
@@ -294,12 +313,12 @@ def divergence_by_class(records: Sequence[Record]) -> str:
         ax.set_xlim(-0.6, len(labels) - 0.4)
         ax.set_ylabel("Div(P)")
         ax.grid(axis="x", visible=False)
-        return _svg(fig, "Box plots of divergence per proximity class")
+        return to_svg(fig, "Box plots of divergence per proximity class")
 
 
 def fixed_vs_unfixed(agents: Sequence[str], trials: dict[str, list[Trial]]) -> str:
     """Per agent, the divergence of the bugs it fixed beside those it did not."""
-    with _figure("fixedunfixed", 4.0) as (fig, (ax,)):
+    with new_figure("fixedunfixed", 4.0) as (fig, (ax,)):
         ticks = []
         for k, agent in enumerate(agents):
             fixed = [t.record.divergence for t in trials[agent] if t.outcome.fixed]
@@ -312,7 +331,7 @@ def fixed_vs_unfixed(agents: Sequence[str], trials: dict[str, list[Trial]]) -> s
                 0.34,
                 seed=300 + 10 * k,
             )
-            ticks.append(f"{_wrap(agent)}\n{len(fixed)} fixed\n{len(unfixed)} not")
+            ticks.append(f"{wrap_name(agent)}\n{len(fixed)} fixed\n{len(unfixed)} not")
         ax.set_xticks(range(len(agents)), ticks)
         ax.set_xlim(-0.6, len(agents) - 0.4)
         ax.set_ylabel("Div(P)")
@@ -325,7 +344,7 @@ def fixed_vs_unfixed(agents: Sequence[str], trials: dict[str, list[Trial]]) -> s
             loc="upper left",
             bbox_to_anchor=(1, 1),
         )
-        return _svg(fig, "Box plots of divergence of fixed versus unfixed bugs per agent")
+        return to_svg(fig, "Box plots of divergence of fixed versus unfixed bugs per agent")
 
 
 def fixed_by_class(agents: Sequence[str], trials: dict[str, list[Trial]]) -> str:
@@ -333,7 +352,7 @@ def fixed_by_class(agents: Sequence[str], trials: dict[str, list[Trial]]) -> str
     labels = class_order({t.record.label for ts in trials.values() for t in ts})
     width = 0.8 / max(1, len(agents))
     annotate = len(agents) * len(labels) <= 30
-    with _figure("fixedbyclass", 3.9) as (fig, (ax,)):
+    with new_figure("fixedbyclass", 3.9) as (fig, (ax,)):
         for k, agent in enumerate(agents):
             xs, heights, notes = [], [], []
             for i, label in enumerate(labels):
@@ -363,12 +382,12 @@ def fixed_by_class(agents: Sequence[str], trials: dict[str, list[Trial]]) -> str
         ax.set_ylabel("% fixed")
         ax.grid(axis="x", visible=False)
         ax.legend(loc="upper left", bbox_to_anchor=(1, 1), title="agent")
-        return _svg(fig, "Grouped bar chart of the percentage fixed per proximity class")
+        return to_svg(fig, "Grouped bar chart of the percentage fixed per proximity class")
 
 
 def roc_curves(agents: Sequence[str], trials: dict[str, list[Trial]]) -> str:
     """ROC curves for "this value is high → the agent fails", one panel per predictor."""
-    with _figure("roc", 3.9, ncols=len(PREDICTORS)) as (fig, axes):
+    with new_figure("roc", 3.9, ncols=len(PREDICTORS)) as (fig, axes):
         for ax, predictor in zip(axes, PREDICTORS, strict=True):
             ax.plot([0, 1], [0, 1], color="#999", linestyle=":", linewidth=1, label="chance (0.5)")
             for k, agent in enumerate(agents):
@@ -391,4 +410,4 @@ def roc_curves(agents: Sequence[str], trials: dict[str, list[Trial]]) -> str:
             ax.set_ylabel("unfixed bugs flagged (true positive rate)")
             ax.set_title(f"{predictor} → not fixed (AUC)", loc="left")
             ax.legend(loc="lower right", fontsize=8)
-        return _svg(fig, "ROC curves of divergence and hunk count predicting failure")
+        return to_svg(fig, "ROC curves of divergence and hunk count predicting failure")

@@ -59,6 +59,17 @@ th, td:first-child { white-space: nowrap; }
 td .error { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace;
            font-size: 13px; word-break: break-word; }
 .scroll { overflow-x: auto; }
+.ci { color: var(--muted); font-size: 12px; white-space: nowrap; }
+.download { margin: 4px 0; font-size: 13px; }
+a.csv { color: #0b63a8; }
+nav.toc ul { columns: 2; font-size: 14px; padding-left: 18px; margin: 8px 0 4px; }
+nav.toc a { color: #0b63a8; text-decoration: none; white-space: normal; margin: 0; }
+nav.toc li { break-inside: avoid; }
+td.mark { text-align: center; }
+td.mark.fixed { color: #0b6a2f; }
+td.mark.unfixed { color: #b23b00; }
+tr:target td { background: #fff4e0; }
+details > summary { cursor: pointer; color: #0b63a8; font-size: 14px; margin: 4px 0; }
 footer { margin-top: 48px; color: var(--muted); font-size: 13px; }
 """
 
@@ -124,7 +135,7 @@ class Page:
         return f'<div class="warn"><strong>Warning:</strong> {html or escape(text)}</div>'
 
 
-def _note(html: str) -> str:
+def note(html: str) -> str:
     return f'<div class="note">{html}</div>'
 
 
@@ -150,13 +161,11 @@ def summary_section(page: Page, results: Results, outcomes: Outcomes | None) -> 
     parts.append("</div>")
     if not results.records:
         parts.append(
-            _note(
-                f"<code>{escape(results.path)}</code> holds no records: there is nothing to plot."
-            )
+            note(f"<code>{escape(results.path)}</code> holds no records: there is nothing to plot.")
         )
     elif not ok:
         parts.append(
-            _note(
+            note(
                 "No record was characterized successfully (every line is an "
                 "error): there is nothing to plot. The errors are listed below."
             )
@@ -173,7 +182,7 @@ def summary_section(page: Page, results: Results, outcomes: Outcomes | None) -> 
         parts.append(page.warn(text))
     if results.duplicates:
         parts.append(
-            _note(
+            note(
                 f"{results.duplicates} line(s) repeat an earlier id; the last line "
                 "of each id is used."
             )
@@ -221,7 +230,7 @@ def patches_section(page: Page, results: Results) -> None:
         return
     labels = {r.label for r in ok}
     single = (
-        _note(
+        note(
             f"Every characterized patch is in one class ({escape(next(iter(labels)))})"
             ": the class comparisons below have nothing to compare."
         )
@@ -349,14 +358,14 @@ def outcomes_section(page: Page, results: Results, outcomes: Outcomes) -> None:
         )
     if joined.errored_ids:
         parts.append(
-            _note(
+            note(
                 f"{len(joined.errored_ids)} outcome id(s) errored in the results "
                 f"and are left out: {_ids(joined.errored_ids)}."
             )
         )
     if outcomes.duplicates:
         parts.append(
-            _note(
+            note(
                 f"{outcomes.duplicates} outcome line(s) repeat an earlier "
                 "(id, agent); the last one is used."
             )
@@ -364,13 +373,13 @@ def outcomes_section(page: Page, results: Results, outcomes: Outcomes) -> None:
     active = [a for a in joined.agents if joined.trials[a]]
     idle = [a for a in joined.agents if not joined.trials[a]]
     if not outcomes.rows:
-        parts.append(_note("The outcomes file has a header but no rows."))
+        parts.append(note("The outcomes file has a header but no rows."))
     elif not active:
         parts.append(
-            _note("No outcome matches a characterized record: there is nothing to compare.")
+            note("No outcome matches a characterized record: there is nothing to compare.")
         )
     if idle and active:
-        parts.append(_note(f"No matched bugs for agent(s) {_ids(idle)}: left out of the figures."))
+        parts.append(note(f"No matched bugs for agent(s) {_ids(idle)}: left out of the figures."))
     if not active:
         page.section("outcomes", "Agent outcomes", "".join(parts))
         return
@@ -413,7 +422,7 @@ def outcomes_section(page: Page, results: Results, outcomes: Outcomes) -> None:
             "rows where the column is filled in.</p>"
         ]
         if not any(r.known_localized for r in rows):
-            body.append(_note("The <code>localized</code> column is empty for every matched bug."))
+            body.append(note("The <code>localized</code> column is empty for every matched bug."))
         body.append(_localization_table(rows))
         page.section("localization", "Localization", "".join(body))
     page.section("prediction", "Predicting failure", _prediction(page, joined, active, trials))
@@ -470,7 +479,7 @@ def errors_section(page: Page, results: Results) -> None:
         for r in errors[:MAX_ERROR_ROWS]
     ]
     more = (
-        _note(f"Showing {MAX_ERROR_ROWS} of {len(errors)} errors.")
+        note(f"Showing {MAX_ERROR_ROWS} of {len(errors)} errors.")
         if len(errors) > MAX_ERROR_ROWS
         else ""
     )
@@ -484,20 +493,35 @@ def errors_section(page: Page, results: Results) -> None:
     )
 
 
-def render(results: Results, outcomes: Outcomes | None = None) -> Page:
-    """Build the page; `page.html` is the document."""
+def render(
+    results: Results,
+    outcomes: Outcomes | None = None,
+    extra: Callable[[Page], None] | None = None,
+) -> Page:
+    """Build the page's sections (`document` makes the HTML); `extra` adds sections
+    before the errors (the Agents part)."""
     page = Page()
     summary_section(page, results, outcomes)
     patches_section(page, results)
     if outcomes is not None:
         outcomes_section(page, results, outcomes)
+    if extra is not None:
+        extra(page)
     errors_section(page, results)
     return page
 
 
-def document(page: Page, results: Results, outcomes: Outcomes | None) -> str:
-    sources = f"<code>{escape(results.path)}</code>" + (
-        f" with outcomes <code>{escape(outcomes.path)}</code>" if outcomes else ""
+def document(
+    page: Page, results: Results, outcomes: Outcomes | None, attempts: Sequence[str] = ()
+) -> str:
+    sources = (
+        f"<code>{escape(results.path)}</code>"
+        + (f" with outcomes <code>{escape(outcomes.path)}</code>" if outcomes else "")
+        + (
+            " and attempts " + ", ".join(f"<code>{escape(a)}</code>" for a in attempts)
+            if attempts
+            else ""
+        )
     )
     nav = "".join(f'<a href="#{a}">{escape(t)}</a>' for a, t in page.nav)
     return (
