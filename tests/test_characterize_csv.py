@@ -52,3 +52,17 @@ def test_without_the_comment_hunk_one_hunk_has_no_divergence_and_no_class() -> N
     # (docs/metrics.md); the dropped hunk is no row of the metrics' table.
     assert [(row["index"], row["kind"]) for row in rows] == [("0", "code")]
     assert (float(rows[0]["divergence"]), rows[0]["proximity"]) == (0.0, "")
+
+
+def test_hunks_say_how_each_level_was_found() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["hunks", "-", "--format", "csv"], input=DIFF)
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    # Hunk 0 from the diff alone: the package only from the path (inferred), the class
+    # from the `@@ … @@ class A {` heading and the method from its own `void m() {` line
+    # (both seen). Hunk 1 sits in a Javadoc whose member the diff does not show.
+    assert rows[0]["evidence"] == "inferred/seen/seen"
+    assert rows[1]["evidence"].endswith("/unknown")
+    table = runner.invoke(app, ["hunks", "-"], input=DIFF, env={"COLUMNS": "200"}).stdout
+    assert "~org.ex " in table  # the inferred package, marked
+    assert "~ inferred: a guess from the diff alone" in table

@@ -135,6 +135,7 @@ HUNK_COLUMNS = [
     "placed",
     "note",
     "kind",
+    "evidence",
 ]
 # characterize's CSV: one row per hunk, the patch's own numbers repeated on each.
 CHARACTERIZE_COLUMNS = ["patch", "profile", "divergence", "proximity", *HUNK_COLUMNS]
@@ -202,7 +203,9 @@ def render_hunks(document: dict[str, Any], console: Console | None = None) -> No
     )
     for column in ("#", "file", "lines (old)", "+/-", "package", "class", "method"):
         table.add_column(column, overflow="fold")
+    guessed = False
     for h in document["hunks"]:
+        package_basis, class_basis, method_basis = _bases(h)
         method = plain(_short(h["method"], h["class"])) or (
             plain(" | ".join(_short(m, h["class"]) for m in h["methods"])) if h["methods"] else ""
         )
@@ -210,17 +213,25 @@ def render_hunks(document: dict[str, Any], console: Console | None = None) -> No
             method = "[yellow]? not placed[/yellow]"
         elif not method:
             method = "[dim]—[/dim]"
+        else:
+            method = _marked(method, method_basis)
+        guessed = guessed or "inferred" in (package_basis, class_basis, method_basis)
         name = h["file"].rsplit("/", 1)[-1]
         table.add_row(
             str(h["index"]),
             plain(name),
             f"{h['old_start']},{h['old_lines']}",
             f"+{h['added']} -{h['removed']}",
-            plain(h["package"] or ""),
-            plain(_short(h["class"], h["package"])),
+            _marked(plain(h["package"] or ""), package_basis),
+            _marked(plain(_short(h["class"], h["package"])), class_basis),
             method,
         )
     console.print(table)
+    if guessed:
+        console.print(
+            "[dim]~ inferred: a guess from the diff alone (a package from the path, a class "
+            "from the file name); give --repo/--rev for exact locations[/dim]"
+        )
     unplaced = [h for h in document["hunks"] if not h["placed"]]
     if unplaced:
         console.print(
@@ -228,6 +239,17 @@ def render_hunks(document: dict[str, Any], console: Console | None = None) -> No
             f"{plain(unplaced[0]['note'])}. Give --repo/--rev for exact locations.[/yellow]"
         )
     render_excluded(document, console)
+
+
+def _bases(hunk: dict[str, Any]) -> tuple[str, str, str]:
+    """The hunk's evidence for package, class and method (`seen/seen/seen` when absent)."""
+    parts = (hunk.get("evidence") or "seen/seen/seen").split("/")
+    return parts[0], parts[1], parts[2]
+
+
+def _marked(text: str, basis: str) -> str:
+    """A table cell with `~` in front when the value is inferred, not seen."""
+    return f"~{text}" if text and basis == "inferred" else text
 
 
 def render_excluded(document: dict[str, Any], console: Console) -> None:
