@@ -152,3 +152,41 @@ def test_every_document_flags_kinds(tmp_path: Path) -> None:
         }
     table = runner.invoke(app, ["hunks", str(patch)])
     assert "2 hunk(s) change only comments, 1 only whitespace" in table.stdout
+
+
+# A Javadoc cut by the hunk: opened but not closed (hunk 0), closed but not opened
+# (hunk 1); and two that must stay code: a changed code line before the opening
+# (hunk 2), and a line inside that is no ` * …` continuation, which the diff alone
+# cannot tell from code (hunk 3).
+CUT_JAVADOCS = """\
+diff --git a/src/main/java/com/acme/B.java b/src/main/java/com/acme/B.java
+--- a/src/main/java/com/acme/B.java
++++ b/src/main/java/com/acme/B.java
+@@ -10,4 +10,4 @@ public class B {
+     /**
+      * Converts a String.
+-     * 'y' or 'yes' gives true.
++     * 'y', 'yes' or '1' gives true.
+      * Otherwise null.
+@@ -40,4 +40,4 @@ public class B {
+      * More words.
+-     * @return teh value
++     * @return the value
+      */
+     public int value() {
+@@ -60,3 +60,3 @@ public class B {
+-    int x = 1;
++    int x = 2;
+     /**
+      * Some words.
+@@ -80,3 +80,3 @@ public class B {
+     /*
+-    int old = 1;
++    int old = 2;
+      * rest
+"""
+
+
+def test_javadoc_cut_by_the_hunk_from_the_diff_alone() -> None:
+    with hunkmetrics.open_workspace(CUT_JAVADOCS) as ws:
+        assert ws.kinds() == {0: "comment", 1: "comment", 2: "code", 3: "code"}

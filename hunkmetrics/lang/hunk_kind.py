@@ -58,7 +58,11 @@ def hunk_kind(
             rows = [(where.get(number or 0, -1), text) for number, text in changed]
         in_comments = all(_in_comment(tree, row, text, language) for row, text in rows)
         if not in_comments and (
-            texts is not None or not _inside_block_comment(hunk, side, language)
+            texts is not None
+            or not (
+                _inside_block_comment(hunk, side, language)
+                or _open_block_comment(hunk, side, language)
+            )
         ):
             return "code"
     return "comment"
@@ -80,6 +84,34 @@ def _inside_block_comment(hunk: Hunk, side: str, language: Language) -> bool:
     data = ("/*\n" + "\n".join(lines) + "\n*/\n").encode("utf-8", "surrogateescape")
     root = language.parser().parse(data).root_node
     return root.named_child_count == 1 and root.named_children[0].type in language.comments
+
+
+def _open_block_comment(hunk: Hunk, side: str, language: Language) -> bool:
+    """For a diff alone: whether the hunk's changed lines on this side all lie in a block
+    comment it opens but does not close (a Javadoc cut by the hunk's end), or closes
+    without opening (cut by its start). The part of the side from the opening line
+    `/*…` to the end, or from the start to the closing line `…*/`, must hold nothing but
+    continuation lines (` * …`) or blank ones, and every changed line must be in it."""
+    if language.fragment != "braces":
+        return False
+    drop = LineKind.ADDED if side == "pre" else LineKind.REMOVED
+    shown = [line for line in hunk.lines if line.kind is not drop]
+    texts = [line.text.strip() for line in shown]
+    changed = [i for i, line in enumerate(shown) if line.kind is not LineKind.CONTEXT]
+    if not changed:
+        return False
+    opened = [i for i, t in enumerate(texts) if t.startswith("/*") and "*/" not in t]
+    if opened and all(_continues(t) for t in texts[opened[-1] + 1 :]):
+        return changed[0] >= opened[-1]
+    closed = [i for i, t in enumerate(texts) if t.endswith("*/") and "/*" not in t]
+    if closed and all(_continues(t) for t in texts[: closed[0]]):
+        return changed[-1] <= closed[0]
+    return False
+
+
+def _continues(text: str) -> bool:
+    """A block comment's continuation line (stripped): blank, or `*` without a close."""
+    return not text or (text.startswith("*") and "*/" not in text)
 
 
 def _side(side: str) -> Side:
