@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 import tree_sitter as ts
 
+from ..patch.model import Hunk
 from .hooks.base import Placement
+from .incremental import hunk_edits
 from .javaparser_shape import ShapedTree
 from .languages import Language
 from .names import clean_type, join, text
@@ -69,25 +72,67 @@ class FileIndex:
 @dataclass
 class ParseCache:
     """Trees and indexes by language and content hash: each distinct file text is parsed
-    once per run, whoever asks (the locator, then every metric)."""
+    once per run, whoever asks (the locator, then every metric). A text noted as derived
+    from another (`derive`) is re-parsed incrementally from that one's tree when it is
+    parsed first; the tree is the same as a fresh parse's."""
 
     trees: dict[tuple[str, str], ts.Tree] = field(default_factory=dict)
     indexes: dict[tuple[str, str, str, str | None], FileIndex] = field(default_factory=dict)
     fragments: dict[tuple[object, ...], object] = field(default_factory=dict)
     shaped: dict[tuple[str, str], ShapedTree | None] = field(default_factory=dict)
     parses: int = 0
+    # content hash of a derived text -> (the text it came from, its hash, the hunks)
+    derived: dict[str, tuple[bytes, str, tuple[Hunk, ...]]] = field(default_factory=dict)
+    incremental_parses: int = 0
+
+    def derive(self, old: bytes, new: bytes, hunks: Sequence[Hunk]) -> None:
+        """Note that `new` is `old` with `hunks` applied (a patch's two images of a file)."""
+        self.derived.setdefault(_digest(new), (old, _digest(old), tuple(hunks)))
 
     def tree(self, language: Language, data: bytes) -> ts.Tree:
-        key = (language.name, hashlib.sha1(data).hexdigest())
-        if key not in self.trees:
-            self.trees[key] = language.parser().parse(data)
+        digest = _digest(data)
+        key = (language.name, digest)
+        tree = self.trees.get(key)
+        if tree is None:
+            tree = self._reparse(language, digest, data) or language.parser().parse(data)
+            self.trees[key] = tree
             self.parses += 1
-        return self.trees[key]
+        return tree
+
+    def _reparse(self, language: Language, digest: str, data: bytes) -> ts.Tree | None:
+        """The tree of a derived text, re-parsed from its origin's tree when that one is
+        parsed and the hunks describe the change exactly; None otherwise. A tree with
+        syntax errors is not kept (error recovery may differ from a fresh parse's)."""
+        origin = self.derived.get(digest)
+        if origin is None:
+            return None
+        old, old_digest, hunks = origin
+        old_tree = self.trees.get((language.name, old_digest))
+        if old_tree is None:
+            return None
+        edits = hunk_edits(old, data, hunks)
+        if edits is None:
+            return None
+        edited = old_tree.copy()
+        for e in edits:
+            edited.edit(
+                e.start_byte,
+                e.old_end_byte,
+                e.new_end_byte,
+                e.start_point,
+                e.old_end_point,
+                e.new_end_point,
+            )
+        tree = language.parser().parse(data, edited)
+        if tree.root_node.has_error:
+            return None
+        self.incremental_parses += 1
+        return tree
 
     def birch_tree(self, language: Language, data: bytes) -> ShapedTree | None:
         """The language's birch tree of `data` (`Hooks.birch_tree`; None where it has
         none), built once per distinct text from this cache's parse."""
-        key = (language.name, hashlib.sha1(data).hexdigest())
+        key = (language.name, _digest(data))
         if key not in self.shaped:
             self.shaped[key] = language.hooks.birch_tree(data, lambda d: self.tree(language, d))
         return self.shaped[key]
@@ -96,12 +141,16 @@ class ParseCache:
         self, language: Language, path: str, data: bytes, package: str | None = None
     ) -> FileIndex:
         # The path matters for languages whose package or module comes from it.
-        key = (language.name, path, hashlib.sha1(data).hexdigest(), package)
+        key = (language.name, path, _digest(data), package)
         if key not in self.indexes:
             self.indexes[key] = build_index(
                 data, language, path, package=package, tree=self.tree(language, data)
             )
         return self.indexes[key]
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
 
 
 def build_index(

@@ -1,0 +1,103 @@
+"""The byte edits that turn one image of a file into the other, from the patch's hunks, so
+that tree-sitter can re-parse the second image incrementally from the first one's tree
+(`tree.edit` for each, then `parser.parse(new, old_tree)`).
+
+The hunks are trusted only where the texts confirm them: the bytes between and around
+the hunks must be equal in both images, else there are no edits (parse afresh)."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..patch.model import Hunk
+
+Point = tuple[int, int]  # (row, column in bytes), 0-based, as tree-sitter counts
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One `Tree.edit`: bytes start..old_end of the tree's text became start..new_end.
+    Positions are those of the text with every earlier edit already made."""
+
+    start_byte: int
+    old_end_byte: int
+    new_end_byte: int
+    start_point: Point
+    old_end_point: Point
+    new_end_point: Point
+
+
+def _line_starts(data: bytes) -> list[int]:
+    """The byte offset of each row's start (after a final newline, an empty last row)."""
+    starts = [0]
+    at = data.find(b"\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = data.find(b"\n", at + 1)
+    return starts
+
+
+def _line_offset(starts: list[int], size: int, line: int) -> int | None:
+    """Where 0-based line `line` begins (the text's end for the line after the last one);
+    None past that."""
+    if line < len(starts):
+        return starts[line]
+    return size if line == len(starts) else None
+
+
+def _point(starts: list[int], offset: int) -> Point:
+    """The (row, column) of a byte offset, given the text's line starts."""
+    row = bisect_right(starts, offset) - 1
+    return row, offset - starts[row]
+
+
+def _advance(point: Point, text: bytes) -> Point:
+    """The point reached after `text` from `point`."""
+    lines = text.count(b"\n")
+    if not lines:
+        return point[0], point[1] + len(text)
+    return point[0] + lines, len(text) - text.rfind(b"\n") - 1
+
+
+def hunk_edits(old: bytes, new: bytes, hunks: Sequence[Hunk]) -> list[Edit] | None:
+    """The edits, in order, that turn `old` into `new` line range by line range, one per
+    hunk; None when the hunks do not describe the two texts exactly (a line range out of
+    the file, hunks out of order, or different bytes between them)."""
+    old_starts, new_starts = _line_starts(old), _line_starts(new)
+    old_view, new_view = memoryview(old), memoryview(new)
+    edits: list[Edit] = []
+    old_done = new_done = 0  # where the previous hunk ended, in each text
+    for hunk in hunks:
+        # a range of 0 lines sits after line `start`: it begins where that line ends
+        first_old = hunk.old_start - 1 if hunk.old_lines else hunk.old_start
+        first_new = hunk.new_start - 1 if hunk.new_lines else hunk.new_start
+        last_old, last_new = first_old + hunk.old_lines, first_new + hunk.new_lines
+        if min(first_old, first_new) < 0:
+            return None
+        old_begin = _line_offset(old_starts, len(old), first_old)
+        old_end = _line_offset(old_starts, len(old), last_old)
+        new_begin = _line_offset(new_starts, len(new), first_new)
+        new_end = _line_offset(new_starts, len(new), last_new)
+        if old_begin is None or old_end is None or new_begin is None or new_end is None:
+            return None
+        if old_begin < old_done or new_begin < new_done:
+            return None
+        if old_view[old_done:old_begin] != new_view[new_done:new_begin]:
+            return None
+        start = _point(new_starts, new_begin)
+        edits.append(
+            Edit(
+                new_begin,
+                new_begin + old_end - old_begin,
+                new_end,
+                start,
+                _advance(start, old[old_begin:old_end]),
+                _advance(start, new[new_begin:new_end]),
+            )
+        )
+        old_done, new_done = old_end, new_end
+    if old_view[old_done:] != new_view[new_done:]:
+        return None
+    return edits
