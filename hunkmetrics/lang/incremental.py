@@ -11,6 +11,8 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..patch.model import Hunk
 
 Point = tuple[int, int]  # (row, column in bytes), 0-based, as tree-sitter counts
@@ -31,12 +33,8 @@ class Edit:
 
 def _line_starts(data: bytes) -> list[int]:
     """The byte offset of each row's start (after a final newline, an empty last row)."""
-    starts = [0]
-    at = data.find(b"\n")
-    while at >= 0:
-        starts.append(at + 1)
-        at = data.find(b"\n", at + 1)
-    return starts
+    newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
+    return [0, *(newlines + 1).tolist()]
 
 
 def _line_offset(starts: list[int], size: int, line: int) -> int | None:

@@ -78,6 +78,10 @@ class ParseCache:
 
     trees: dict[tuple[str, str], ts.Tree] = field(default_factory=dict)
     indexes: dict[tuple[str, str, str, str | None], FileIndex] = field(default_factory=dict)
+    # indexes built for some line spans only (ParseCache.index's `reach`)
+    reached: dict[
+        tuple[tuple[str, str, str, str | None], tuple[tuple[int, int], ...]], FileIndex
+    ] = field(default_factory=dict)
     fragments: dict[tuple[object, ...], object] = field(default_factory=dict)
     shaped: dict[tuple[str, str], ShapedTree | None] = field(default_factory=dict)
     parses: int = 0
@@ -138,15 +142,32 @@ class ParseCache:
         return self.shaped[key]
 
     def index(
-        self, language: Language, path: str, data: bytes, package: str | None = None
+        self,
+        language: Language,
+        path: str,
+        data: bytes,
+        package: str | None = None,
+        reach: Sequence[tuple[int, int]] | None = None,
     ) -> FileIndex:
+        """The file's index; with `reach`, one that answers for those line spans only
+        (build_index), unless the whole index is at hand."""
         # The path matters for languages whose package or module comes from it.
         key = (language.name, path, _digest(data), package)
-        if key not in self.indexes:
-            self.indexes[key] = build_index(
+        whole = self.indexes.get(key)
+        if whole is not None:
+            return whole
+        if reach is None:
+            whole = self.indexes[key] = build_index(
                 data, language, path, package=package, tree=self.tree(language, data)
             )
-        return self.indexes[key]
+            return whole
+        spans = tuple(sorted(set(reach)))
+        partial = self.reached.get((key, spans))
+        if partial is None:
+            partial = self.reached[(key, spans)] = build_index(
+                data, language, path, package=package, tree=self.tree(language, data), reach=spans
+            )
+        return partial
 
 
 def _digest(data: bytes) -> str:
@@ -161,11 +182,16 @@ def build_index(
     package: str | None = None,
     root: str | None = None,
     tree: ts.Tree | None = None,
+    reach: Sequence[tuple[int, int]] | None = None,
 ) -> FileIndex:
     """Parse `data` and index its scopes.
 
     `package` overrides the package (Python's comes from the tree layout); `root` the
-    qualifier that top-level names start with (default: `top_qualifier`)."""
+    qualifier that top-level names start with (default: `top_qualifier`). With `reach`
+    (line spans first..last), a callable that holds none of the spans and no other
+    scope is left out: the index then answers exactly the questions about scopes
+    around those spans (`FileIndex.enclosing`, the deepest scope around each span), as
+    the whole index does, for less work."""
     tree = tree or language.parser().parse(data)
     captures = ts.QueryCursor(language.scope_query()).captures(tree.root_node)
     if package is None:
@@ -182,7 +208,7 @@ def build_index(
     for kind in _NODE_KINDS:
         nodes.extend((n, kind) for n in captures.get(kind, []))
     nodes.sort(key=lambda item: (item[0].start_byte, -item[0].end_byte))
-    scopes = _nest(nodes, language, root, package, tree)
+    scopes = _nest(nodes, language, root, package, tree, reach)
     return FileIndex(
         path,
         language.name,
@@ -217,16 +243,18 @@ def _nest(
     root: str,
     package: str | None,
     tree: ts.Tree,
+    reach: Sequence[tuple[int, int]] | None = None,
 ) -> list[Scope]:
     """Scopes from the captured nodes, in one pass: a stack of the open ones gives each
-    its depth and context, so deep nesting costs no more than wide."""
+    its depth and context, so deep nesting costs no more than wide. With `reach`, leaf
+    callables around none of its spans are skipped (see build_index)."""
     scopes: list[Scope] = []
     stack: list[tuple[ts.Node, _Context]] = []
     top = _Context(root, None)
     anonymous: Counter[str] = Counter()
     seen: set[int] = set()
     parents = parents_of(tree.root_node, [node for node, _ in nodes])
-    for node, kind in nodes:
+    for position, (node, kind) in enumerate(nodes):
         if node.id in seen:
             continue
         seen.add(node.id)
@@ -234,6 +262,13 @@ def _nest(
             stack.pop()
         context = stack[-1][1] if stack else top
         parent = parents.get(node.id)
+        if reach is not None and kind == "callable":
+            # Nodes are sorted by start: a leaf's next node starts after it ends. A leaf
+            # callable out of reach changes nothing else (no nested scope, no anonymous
+            # class numbered inside it) and no question about the spans finds it.
+            leaf = position + 1 == len(nodes) or nodes[position + 1][0].start_byte >= node.end_byte
+            if leaf and not _reaches(_span(node, parent), reach):
+                continue
         scope = _make_scope(
             node, kind, language, context, len(stack) + 1, parent, package, anonymous, root
         )
@@ -251,6 +286,12 @@ def _nest(
             )
     scopes.sort(key=lambda s: (s.start, s.depth))
     return scopes
+
+
+def _reaches(span: tuple[int, int], reach: Sequence[tuple[int, int]]) -> bool:
+    """Whether lines span[0]..span[1] hold one of the spans (as Scope.contains)."""
+    start, end = span
+    return any(start <= first and last <= end for first, last in reach)
 
 
 def _make_scope(

@@ -33,9 +33,19 @@ def intern_tokens(sequences: Sequence[Sequence[str]]) -> list[str]:
     return out
 
 
-def token_distance_matrix(sequences: Sequence[Sequence[str]], workers: int = -1) -> np.ndarray:
-    """L[i, j] = Levenshtein(tokens_i, tokens_j) / max(len_i, len_j); 0 for two empties."""
+#: Below this many sequences one thread is faster than starting one per core.
+THREADS_FROM = 256
+
+
+def token_distance_matrix(
+    sequences: Sequence[Sequence[str]], workers: int | None = None
+) -> np.ndarray:
+    """L[i, j] = Levenshtein(tokens_i, tokens_j) / max(len_i, len_j); 0 for two empties.
+    `workers`: rapidfuzz's threads (-1: all cores); by default all cores from
+    THREADS_FROM sequences on, else one (the same values either way)."""
     strings = intern_tokens(sequences)
+    if workers is None:
+        workers = -1 if len(strings) >= THREADS_FROM else 1
     return cdist(
         strings, strings, scorer=Levenshtein.normalized_distance, workers=workers, dtype=np.float64
     )
