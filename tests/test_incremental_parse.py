@@ -112,11 +112,20 @@ def test_incremental_tree_equals_a_fresh_parse_on_the_fixtures(stem: str) -> Non
                 assert ws.cache.incremental_parses == before + 1
             assert str(tree.root_node) == str(fresh.root_node)
             assert _shape(tree) == _shape(fresh)
+            # the other way round: the post-image first, the pre-image from its tree
+            cache = ParseCache()
+            cache.derive(texts.pre, texts.post, file_diff.hunks)
+            cache.tree(rules, texts.post)
+            back = cache.tree(rules, texts.pre)
+            fresh_pre = rules.parser().parse(texts.pre)
+            assert cache.incremental_parses == (0 if fresh_pre.root_node.has_error else 1)
+            assert _shape(back) == _shape(fresh_pre)
 
 
 def test_a_java_file_edited_in_three_places() -> None:
     """A class whose method bodies change in three hunks (one of them adds a method):
-    the incremental tree is the fresh one, and the cache counted it as incremental."""
+    the incremental tree is the fresh one, and the cache counted it as incremental;
+    likewise from the post-image to the pre-image."""
     old = (
         b"class A {\n"
         b"    int f() {\n        return 1;\n    }\n"
@@ -147,3 +156,10 @@ def test_a_java_file_edited_in_three_places() -> None:
     assert cache.incremental_parses == 1 and cache.parses == 2
     fresh = rules.parser().parse(new)
     assert _shape(tree) == _shape(fresh)
+    # parsed the other way round, the pre-image comes from the post-image's tree
+    cache = ParseCache()
+    cache.derive(old, new, _hunks(diff))
+    cache.tree(rules, new)
+    back = cache.tree(rules, old)
+    assert cache.incremental_parses == 1 and cache.parses == 2
+    assert _shape(back) == _shape(rules.parser().parse(old))

@@ -59,19 +59,38 @@ def _advance(point: Point, text: bytes) -> Point:
     return point[0] + lines, len(text) - text.rfind(b"\n") - 1
 
 
+#: A hunk's header: old start, old line count, new start, new line count.
+Header = tuple[int, int, int, int]
+
+
+def headers(hunks: Sequence[Hunk]) -> tuple[Header, ...]:
+    """The hunks' `@@ -a,b +c,d @@` numbers."""
+    return tuple((h.old_start, h.old_lines, h.new_start, h.new_lines) for h in hunks)
+
+
+def reversed_headers(ranges: Sequence[Header]) -> tuple[Header, ...]:
+    """The headers of the same hunks read from the new text to the old one."""
+    return tuple((c, d, a, b) for a, b, c, d in ranges)
+
+
 def hunk_edits(old: bytes, new: bytes, hunks: Sequence[Hunk]) -> list[Edit] | None:
     """The edits, in order, that turn `old` into `new` line range by line range, one per
     hunk; None when the hunks do not describe the two texts exactly (a line range out of
     the file, hunks out of order, or different bytes between them)."""
+    return header_edits(old, new, headers(hunks))
+
+
+def header_edits(old: bytes, new: bytes, ranges: Sequence[Header]) -> list[Edit] | None:
+    """`hunk_edits` from the hunks' headers."""
     old_starts, new_starts = _line_starts(old), _line_starts(new)
     old_view, new_view = memoryview(old), memoryview(new)
     edits: list[Edit] = []
     old_done = new_done = 0  # where the previous hunk ended, in each text
-    for hunk in hunks:
+    for old_start, old_lines, new_start, new_lines in ranges:
         # a range of 0 lines sits after line `start`: it begins where that line ends
-        first_old = hunk.old_start - 1 if hunk.old_lines else hunk.old_start
-        first_new = hunk.new_start - 1 if hunk.new_lines else hunk.new_start
-        last_old, last_new = first_old + hunk.old_lines, first_new + hunk.new_lines
+        first_old = old_start - 1 if old_lines else old_start
+        first_new = new_start - 1 if new_lines else new_start
+        last_old, last_new = first_old + old_lines, first_new + new_lines
         if min(first_old, first_new) < 0:
             return None
         old_begin = _line_offset(old_starts, len(old), first_old)

@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from ..patch.model import Hunk
 from .hooks.base import Placement
-from .incremental import hunk_edits
+from .incremental import Header, header_edits, headers, reversed_headers
 from .javaparser_shape import ShapedTree
 from .languages import Language
 from .names import clean_type, join, text
@@ -72,9 +72,9 @@ class FileIndex:
 @dataclass
 class ParseCache:
     """Trees and indexes by language and content hash: each distinct file text is parsed
-    once per run, whoever asks (the locator, then every metric). A text noted as derived
-    from another (`derive`) is re-parsed incrementally from that one's tree when it is
-    parsed first; the tree is the same as a fresh parse's."""
+    once per run, whoever asks (the locator, then every metric). Of two texts noted as
+    one patch's images of a file (`derive`), the one parsed second is re-parsed
+    incrementally from the other's tree; the tree is the same as a fresh parse's."""
 
     trees: dict[tuple[str, str], ts.Tree] = field(default_factory=dict)
     indexes: dict[tuple[str, str, str, str | None], FileIndex] = field(default_factory=dict)
@@ -85,13 +85,18 @@ class ParseCache:
     fragments: dict[tuple[object, ...], object] = field(default_factory=dict)
     shaped: dict[tuple[str, str], ShapedTree | None] = field(default_factory=dict)
     parses: int = 0
-    # content hash of a derived text -> (the text it came from, its hash, the hunks)
-    derived: dict[str, tuple[bytes, str, tuple[Hunk, ...]]] = field(default_factory=dict)
+    # content hash of an image -> (the other image, its hash, the hunks' headers from
+    # the other to this one)
+    derived: dict[str, tuple[bytes, str, tuple[Header, ...]]] = field(default_factory=dict)
     incremental_parses: int = 0
 
     def derive(self, old: bytes, new: bytes, hunks: Sequence[Hunk]) -> None:
-        """Note that `new` is `old` with `hunks` applied (a patch's two images of a file)."""
-        self.derived.setdefault(_digest(new), (old, _digest(old), tuple(hunks)))
+        """Note that `new` is `old` with `hunks` applied (a patch's two images of a file):
+        whichever is parsed second is re-parsed from the other's tree."""
+        old_digest, new_digest = _digest(old), _digest(new)
+        forward = headers(hunks)
+        self.derived.setdefault(new_digest, (old, old_digest, forward))
+        self.derived.setdefault(old_digest, (new, new_digest, reversed_headers(forward)))
 
     def tree(self, language: Language, data: bytes) -> ts.Tree:
         digest = _digest(data)
@@ -104,17 +109,17 @@ class ParseCache:
         return tree
 
     def _reparse(self, language: Language, digest: str, data: bytes) -> ts.Tree | None:
-        """The tree of a derived text, re-parsed from its origin's tree when that one is
-        parsed and the hunks describe the change exactly; None otherwise. A tree with
+        """The tree of a noted image, re-parsed from the other image's tree when that one
+        is parsed and the hunks describe the change exactly; None otherwise. A tree with
         syntax errors is not kept (error recovery may differ from a fresh parse's)."""
         origin = self.derived.get(digest)
         if origin is None:
             return None
-        old, old_digest, hunks = origin
+        old, old_digest, ranges = origin
         old_tree = self.trees.get((language.name, old_digest))
         if old_tree is None:
             return None
-        edits = hunk_edits(old, data, hunks)
+        edits = header_edits(old, data, ranges)
         if edits is None:
             return None
         edited = old_tree.copy()

@@ -93,11 +93,11 @@ _MATRIX_FROM = 32
 #: A gram shared by more than this share of the sentences goes into the dense product.
 _DENSE_SHARE = 1 / 16
 #: Cells of one block of rows (pairs computed together).
-_BLOCK_CELLS = 1 << 21
+_BLOCK_CELLS = 1 << 20
 #: Bits of one field of a packed key (counts and lengths below 2**12 = 4096 tokens).
 _KEY_BITS = 12
 #: Sentence pairs expanded from the postings at a time.
-_PAIR_CHUNK = 1 << 22
+_PAIR_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
