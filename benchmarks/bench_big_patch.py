@@ -51,8 +51,10 @@ done = subprocess.run([sys.executable, "-m", "hunkmetrics", "divergence", {patch
     "--profile", {profile!r}, "--format", "json"], capture_output=True, env={env!r})
 seconds = time.perf_counter() - started
 peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+version = subprocess.run([sys.executable, "-c", "import hunkmetrics; print(hunkmetrics.__file__)"],
+    capture_output=True, text=True, env={env!r}).stdout.strip()
 print(json.dumps({{"seconds": seconds, "peak_mib": peak, "bytes": len(done.stdout),
-    "status": done.returncode}}))
+    "status": done.returncode, "module": version}}))
 """
 
 
@@ -67,7 +69,11 @@ def measure(code: str, patch: Path, profile: str) -> dict[str, Any]:
 def measure_cli(code: str, patch: Path, profile: str) -> dict[str, Any]:
     env = {"PYTHONPATH": code, "PATH": "/usr/bin:/bin"}
     child = _CLI.format(patch=str(patch), profile=profile, env=env)
-    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
+    # run from the patch's directory: `python -m` puts the working directory first on
+    # sys.path, which from a checkout would import its hunkmetrics instead of `code`
+    done = subprocess.run(
+        [sys.executable, "-c", child], capture_output=True, text=True, cwd=patch.parent
+    )
     return dict(json.loads(done.stdout))
 
 
