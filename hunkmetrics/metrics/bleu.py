@@ -14,6 +14,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -93,11 +94,11 @@ _MATRIX_FROM = 32
 #: A gram shared by more than this share of the sentences goes into the dense product.
 _DENSE_SHARE = 1 / 16
 #: Cells of one block of rows (pairs computed together).
-_BLOCK_CELLS = 1 << 20
+_BLOCK_CELLS = 1 << 18
 #: Bits of one field of a packed key (counts and lengths below 2**12 = 4096 tokens).
 _KEY_BITS = 12
 #: Sentence pairs expanded from the postings at a time.
-_PAIR_CHUNK = 1 << 20
+_PAIR_CHUNK = 1 << 18
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +110,7 @@ class _Postings:
     count: IntArray
     group_start: IntArray  # per entry: where its gram's entries begin
     group_size: IntArray  # per entry: how many entries its gram has
-    levels: list[FloatArray]  # level t: sentences x common grams, 1 where count >= t
+    levels: list[npt.NDArray[np.floating[Any]]]  # level t: 1 where a common gram's count >= t
 
 
 def _postings(profiles: Sequence[NgramProfile], order: int) -> _Postings:
@@ -144,8 +145,10 @@ def _postings(profiles: Sequence[NgramProfile], order: int) -> _Postings:
     sizes = np.diff(np.r_[starts, len(g)])
     group = np.repeat(np.arange(len(starts)), sizes)
     top = int(dense.max()) if dense.size else 0
-    # float64 products of 0/1 matrices are exact integers (far below 2**53)
-    levels = [(dense >= t).astype(np.float64) for t in range(1, top + 1)]
+    # a product of 0/1 rows sums at most one 1 per common gram: exact in float32 below
+    # 2**24 common grams (in float64 beyond)
+    exact: type[np.floating[Any]] = np.float32 if len(dense_ids) < 1 << 24 else np.float64
+    levels = [(dense >= t).astype(exact) for t in range(1, top + 1)]
     return _Postings(s, c, starts[group], sizes[group], levels)
 
 
