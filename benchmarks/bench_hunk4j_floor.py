@@ -52,8 +52,6 @@ from tree_sitter import Language, Parser
 
 import hunkmetrics
 from hunkmetrics.lang.selection import DEFAULT_SELECTION
-from hunkmetrics.sources.git import CatFilePool
-from hunkmetrics.sources.readers import open_reader
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks" / "agreement"))
@@ -145,6 +143,9 @@ def read_and_parse(bugs: list[dict[str, Any]]) -> dict[str, Any]:
 def pool_memory(bugs: list[dict[str, Any]]) -> dict[str, Any]:
     """The resident memory of one worker's `git cat-file` processes while it reads every
     bug's files (LRU of 2 repositories)."""
+    from hunkmetrics.sources.git import CatFilePool  # the code measured, not the baseline's
+    from hunkmetrics.sources.readers import open_reader
+
     pool = CatFilePool(2)
     peak = 0
     try:
@@ -259,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--baseline", default="360856a")
-    parser.add_argument("--mine-since", default="2016-01-01")
+    parser.add_argument("--mine-since", default="2020-01-01")
     parser.add_argument("--no-mine", action="store_true")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument(
@@ -269,7 +270,15 @@ def main(argv: list[str] | None = None) -> int:
 
     adopt_orphans()
     sample = sample_bugs(args.mirrors)
-    bugs = [bug | {"id": f"{bug['id']}#{k}"} for k in range(args.copies) for bug in sample]
+    # Rows by project, as a dataset's manifest usually is: each project's bugs, copy by copy.
+    projects = sorted({bug["repo"] for bug in sample})
+    bugs = [
+        bug | {"id": f"{bug['id']}#{k}"}
+        for repo in projects
+        for k in range(args.copies)
+        for bug in sample
+        if bug["repo"] == repo
+    ]
     if not bugs:
         raise SystemExit(f"no sample bug has its repository under {args.mirrors}")
     result: dict[str, Any] = {
