@@ -99,7 +99,7 @@ def _init_worker(driver: int, forked_by_server: bool) -> None:
     # workers finish their task instead of each printing a KeyboardInterrupt traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Started by the fork server, a worker's parent is that server, which ends when the
-    # driver does; started by `spawn`, it is the driver itself.
+    # driver does; forked or spawned, it is the driver itself.
     parent = os.getppid()
     if parent != driver and not forked_by_server:
         os._exit(1)  # the driver died before this worker got going
@@ -289,6 +289,8 @@ class LocalExecutor(Executor):
                 future.set_exception(_died())
                 self._replace(worker)
                 continue
+            except Exception as exc:  # an answer that cannot be unpickled here
+                kind, value = "error", RuntimeError(f"{type(exc).__name__}: {one_line(exc)}")
             worker.future = None
             if kind == "ok":
                 future.set_result(value)
