@@ -255,6 +255,27 @@ def import_seconds(code: Path, repeat: int) -> float:
     return round(best, 3)
 
 
+def worker_start(method: str, repeat: int) -> dict[str, float] | None:
+    """Seconds from submitting a first (empty) batch task to its result, the worker
+    started by `method` (what a run pays per worker before its first patch): the first
+    time in this process (a fork server starts then) and the best of `repeat`."""
+    from hunkmetrics.datasets.batch import Settings, run_chunk
+    from hunkmetrics.datasets.executors import LocalExecutor
+
+    times = []
+    try:
+        for _ in range(repeat):
+            started = time.perf_counter()
+            with LocalExecutor(1, ("hunkmetrics.datasets.batch",), method) as executor:
+                future = executor.submit(run_chunk, Settings(), [])
+                executor.some_done([future])  # the executor settles its futures there
+                future.result()
+                times.append(time.perf_counter() - started)
+    except (ValueError, AttributeError):  # no such start method here
+        return None
+    return {"first": round(times[0], 3), "best": round(min(times), 3)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
@@ -303,6 +324,9 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_seconds": round(min(f["cpu_seconds"] for f in floors), 3),
     }
     result["git_pool_memory"] = pool_memory(bugs)
+    result["worker_start_seconds"] = {
+        method: worker_start(method, args.repeat) for method in ("fork", "forkserver", "spawn")
+    }
 
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)

@@ -118,11 +118,11 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-def worker_context(modules: Sequence[str]) -> Any:
-    """The multiprocessing context to start a worker with now (`start_method`); a fork
-    server imports `modules` before forking workers, and the parent's `__main__` first,
-    as the workers would import it anyway."""
-    context = multiprocessing.get_context(start_method())
+def worker_context(modules: Sequence[str], method: str | None = None) -> Any:
+    """The multiprocessing context to start a worker with now (`method`, by default
+    `start_method()`); a fork server imports `modules` before forking workers, and the
+    parent's `__main__` first, as the workers would import it anyway."""
+    context = multiprocessing.get_context(method or start_method())
     if context.get_start_method() == "forkserver":
         context.set_forkserver_preload(["__main__", __name__, *modules])
     return context
@@ -222,11 +222,12 @@ class LocalExecutor(Executor):
 
     name = "local"
 
-    def __init__(self, jobs: int, preload: Sequence[str] = ()) -> None:
+    def __init__(self, jobs: int, preload: Sequence[str] = (), method: str | None = None) -> None:
         if jobs < 1:
             raise HunkmetricsError(f"--jobs must be at least 1, not {jobs}")
         self.slots = jobs
         self._preload = tuple(preload)
+        self._method = method  # None: start_method() at each worker's start
         self._workers: list[_Worker] = []
         self._queue: deque[tuple[cf.Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
 
@@ -237,7 +238,7 @@ class LocalExecutor(Executor):
                     return worker
                 self._replace(worker)  # died between tasks: nothing of its to fail
         if len(self._workers) < self.slots:
-            worker = _Worker(worker_context(self._preload))  # threads may have started
+            worker = _Worker(worker_context(self._preload, self._method))
             self._workers.append(worker)
             return worker
         return None
