@@ -94,32 +94,35 @@ def watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="hunkmetrics-parent-watchdog", daemon=True).start()
 
 
-def _init_worker(driver: int) -> None:
+def _init_worker(driver: int, forked_by_server: bool) -> None:
     # Ctrl-C is the driver's to handle: it stops submitting and closes the output. The
     # workers finish their task instead of each printing a KeyboardInterrupt traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Started by the fork server, a worker's parent is that server, which ends when the
-    # driver does; started by `spawn`, it is the driver itself.
+    # driver does; forked or spawned, it is the driver itself.
     parent = os.getppid()
-    if parent != driver and multiprocessing.get_start_method(allow_none=True) != "forkserver":
+    if parent != driver and not forked_by_server:
         os._exit(1)  # the driver died before this worker got going
     _die_with_parent(parent)
 
 
 def start_method() -> str:
-    """How worker processes start: `forkserver` on Linux (a server that imported the
-    workers' modules once forks each worker, so no worker imports them again, and no
-    thread of the driver is ever forked), `spawn` elsewhere (the same behaviour on
-    macOS and Windows)."""
-    if sys.platform.startswith("linux") and "forkserver" in multiprocessing.get_all_start_methods():
-        return "forkserver"
-    return "spawn"
+    """How worker processes start. On Linux, `fork` while the driver runs no other
+    thread (a worker starts in milliseconds with every module the driver imported),
+    else `forkserver` (a server that imported the workers' modules once forks them; no
+    thread is ever forked). Elsewhere `spawn`, the same on macOS and Windows."""
+    if not sys.platform.startswith("linux"):
+        return "spawn"
+    if threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-def _preloaded(context: Any, modules: Sequence[str]) -> Any:
-    """`context`, whose fork server (if any) imports `modules` before forking workers.
-    The parent's `__main__` comes first, as the workers would import it anyway (a
-    console script's main module imports the command line once, in the server)."""
+def worker_context(modules: Sequence[str], method: str | None = None) -> Any:
+    """The multiprocessing context to start a worker with now (`method`, by default
+    `start_method()`); a fork server imports `modules` before forking workers, and the
+    parent's `__main__` first, as the workers would import it anyway."""
+    context = multiprocessing.get_context(method or start_method())
     if context.get_start_method() == "forkserver":
         context.set_forkserver_preload(["__main__", __name__, *modules])
     return context
@@ -154,10 +157,10 @@ def call(fn: Callable[..., Any], args: tuple[Any, ...], context: WorkerContext |
     return fn(*args)
 
 
-def _serve(conn: Connection, driver: int) -> None:
+def _serve(conn: Connection, driver: int, forked_by_server: bool) -> None:
     """A worker's loop: run each (fn, args) the driver sends and send back
     ("ok", value) or ("error", exception), until it sends None or goes away."""
-    _init_worker(driver)
+    _init_worker(driver, forked_by_server)
     context = WorkerContext()
     try:
         while True:
@@ -186,7 +189,10 @@ class _Worker:
     def __init__(self, context: Any) -> None:
         self.conn, child = context.Pipe()
         self.process = context.Process(
-            target=_serve, args=(child, os.getpid()), name="hunkmetrics-worker", daemon=True
+            target=_serve,
+            args=(child, os.getpid(), context.get_start_method() == "forkserver"),
+            name="hunkmetrics-worker",
+            daemon=True,
         )
         self.process.start()
         child.close()
@@ -216,11 +222,12 @@ class LocalExecutor(Executor):
 
     name = "local"
 
-    def __init__(self, jobs: int, preload: Sequence[str] = ()) -> None:
+    def __init__(self, jobs: int, preload: Sequence[str] = (), method: str | None = None) -> None:
         if jobs < 1:
             raise HunkmetricsError(f"--jobs must be at least 1, not {jobs}")
         self.slots = jobs
-        self._context = _preloaded(multiprocessing.get_context(start_method()), preload)
+        self._preload = tuple(preload)
+        self._method = method  # None: start_method() at each worker's start
         self._workers: list[_Worker] = []
         self._queue: deque[tuple[cf.Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
 
@@ -231,7 +238,7 @@ class LocalExecutor(Executor):
                     return worker
                 self._replace(worker)  # died between tasks: nothing of its to fail
         if len(self._workers) < self.slots:
-            worker = _Worker(self._context)
+            worker = _Worker(worker_context(self._preload, self._method))
             self._workers.append(worker)
             return worker
         return None
@@ -283,6 +290,8 @@ class LocalExecutor(Executor):
                 future.set_exception(_died())
                 self._replace(worker)
                 continue
+            except Exception as exc:  # an answer that cannot be unpickled here
+                kind, value = "error", RuntimeError(f"{type(exc).__name__}: {one_line(exc)}")
             worker.future = None
             if kind == "ok":
                 future.set_result(value)

@@ -592,11 +592,12 @@ def mine(
 ) -> MineStats:
     """Mine `repo` into the JSON Lines file `out` (one record per candidate; see
     `characterize_candidate`). `jobs > 1` characterizes in that many processes
-    ("spawn" start method: a script calling this needs an `if __name__ == "__main__":`
-    guard); records are then written as they finish. With `resume`, commits already in
-    `out` are skipped (and a torn last line is repaired); without it, an existing
-    non-empty `out` is an error. Ctrl-C stops at the next record, raising
-    KeyboardInterrupt; what was written stays valid for `resume`. Returns the counts."""
+    (executors.start_method: where they are spawned, a script calling this needs an
+    `if __name__ == "__main__":` guard); records are then written as they finish. With
+    `resume`, commits already in `out` are skipped (and a torn last line is repaired);
+    without it, an existing non-empty `out` is an error. Ctrl-C stops at the next
+    record, raising KeyboardInterrupt; what was written stays valid for `resume`.
+    Returns the counts."""
     options = options or MineOptions()
     if jobs < 1:
         raise HunkmetricsError("--jobs must be at least 1")
