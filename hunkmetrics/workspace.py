@@ -54,8 +54,19 @@ class Workspace:
     def __post_init__(self) -> None:
         # A patch given as is gets the selection too (a no-op when already applied).
         self.patch = self.selection.apply(self.patch)
+        self._note_derived_images()
         if self.selection.ignore_comment_only:
             self._drop_non_code()
+
+    def _note_derived_images(self) -> None:
+        """Tell the parse cache which post-image is which pre-image with which hunks, so
+        that a post-image parsed after its pre-image is re-parsed incrementally."""
+        if self.sources is None:
+            return
+        for file_diff in self.patch.content_files:
+            texts = self.sources.texts(file_diff)
+            if texts is not None and texts.pre is not None and texts.post is not None:
+                self.cache.derive(texts.pre, texts.post, file_diff.hunks)
 
     def _drop_non_code(self) -> None:
         dropped = {i for i, kind in self.kinds().items() if kind != "code"}

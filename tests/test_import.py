@@ -54,7 +54,8 @@ def test_console_script_names_the_cli_extra() -> None:
 def test_birch_without_nltk_names_the_birch_extra() -> None:
     patch = ROOT / "fixtures" / "patches" / "java_packages_far.diff"
     done = python(
-        "import sys; sys.modules['nltk'] = None\n"
+        # The birch extra is the Punkt model package (NLTK is not needed any more).
+        "import sys; sys.modules['nltk'] = sys.modules['punkt'] = None\n"
         "import hunkmetrics\n"
         f"print(hunkmetrics.divergence({str(patch)!r}).hunk_count)\n"
         "try:\n"
@@ -120,7 +121,7 @@ def test_every_schema_object_is_closed() -> None:
 def test_cli_birch_without_nltk_is_an_input_error() -> None:
     patch = ROOT / "fixtures" / "patches" / "java_packages_far.diff"
     done = python(
-        "import sys; sys.modules['nltk'] = None\n"
+        "import sys; sys.modules['nltk'] = sys.modules['punkt'] = None\n"
         f"sys.argv = ['hunkmetrics', 'divergence', {str(patch)!r}, '--profile', 'birch']\n"
         "from hunkmetrics.cli.app import main\n"
         "main()"

@@ -31,6 +31,7 @@ from hunkmetrics.datasets import mine as mining
 from hunkmetrics.datasets.commits import walk_commits
 from hunkmetrics.datasets.mine import (
     MineStats,
+    characterize_candidate,
     count_hunks,
     mine,
     mine_options,
@@ -577,11 +578,12 @@ def test_a_failing_commit_gets_an_error_line_and_the_run_goes_on(
 
 def crash_on_util(candidate, repo, profile="default"):
     """A worker function (importable by spawned workers) that kills its process, as a
-    segfault would, on the commit that touches Util.java. It runs in a worker, where
-    `mining.characterize_candidate` is the real one."""
+    segfault would, on the commit that touches Util.java. It calls the real
+    characterize_candidate, imported before any test replaced it (a forked worker
+    inherits the replacement)."""
     if UTIL in candidate.paths:
         os._exit(70)
-    return mining.characterize_candidate(candidate, repo, profile)
+    return characterize_candidate(candidate, repo, profile)
 
 
 def crash_always(candidate, repo, profile="default"):

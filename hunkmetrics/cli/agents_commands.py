@@ -13,7 +13,7 @@ import io
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -21,15 +21,14 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..agents import Action, Attempt, read_trajectory
-from ..agents.atif import dumps as atif_dumps
-from ..agents.batch import evaluate_runs, read_references
-from ..agents.evaluate import Settings
 from ..errors import HunkmetricsError
 from .agents_study_commands import group as study_commands
 from .common import guarded, include, print_warnings
 from .options import JOBS_DEFAULT, ExcludeTestsOpt, JobsOpt, RepoOpt, ReverseOpt, RevOpt
 from .output import write_text
+
+if TYPE_CHECKING:  # the agents package is imported by the commands that use it
+    from ..agents import Action, Attempt
 
 app = typer.Typer(
     help="Coding-agent runs: read trajectories, classify their actions, measure attempts.",
@@ -131,6 +130,8 @@ def actions(
     gave it."""
 
     def body() -> None:
+        from ..agents import read_trajectory
+
         attempt = read_trajectory(trajectory, trajectory_format, profile.value)
         rows = [_row(a) for a in attempt.actions]
         if format is ActionsFormat.json:
@@ -161,6 +162,9 @@ def export(
     """Write a trajectory in another format (ATIF, Harbor's interchange format)."""
 
     def body() -> None:
+        from ..agents import read_trajectory
+        from ..agents.atif import dumps as atif_dumps
+
         attempt = read_trajectory(trajectory, trajectory_format)
         write_text(atif_dumps(attempt) + "\n")
         print_warnings(list(attempt.warnings))
@@ -221,6 +225,9 @@ def evaluate(
     def body() -> None:
         if resume and out is None:
             raise HunkmetricsError("--resume continues an --out file: give --out")
+        from ..agents.batch import evaluate_runs, read_references
+        from ..agents.evaluate import Settings
+
         refs = read_references(reference, repo=repo, rev=rev, reverse=reverse)
         settings = Settings(
             profile=profile.value,

@@ -6,9 +6,10 @@ only one to write the output, through `JsonlWriter`: one complete line per patch
 killed run loses nothing that was written and `resume=True` picks up where it stopped.
 
 A task (`run_chunk`) is a few consecutive items. Consecutive items with the same source
-share one reader, opened once and closed when the source changes or the task ends (a git
-revision reader costs two `git` processes, about a quarter of the time of a small patch).
-Nothing is kept between tasks: workers hold no global state.
+share one reader, opened once and closed when the source changes or the task ends. Git
+readers take their `git cat-file --batch` from the worker's context (executors.py), which
+keeps one per repository across tasks (at most two): a new revision is resolved in that
+same process. Workers hold no global state: the context is their loop's, passed down.
 
 Per item, anything that goes wrong becomes that item's error line; the run goes on.
 """
@@ -28,10 +29,11 @@ from ..lang.selection import DEFAULT_SELECTION, PathSelection
 from ..metrics.birch_artifacts import PublishedArtifacts, read_file_order
 from ..metrics.profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT
 from ..patch.parse import parse_patch, read_patch_bytes
+from ..sources.git import CatFilePool
 from ..sources.readers import FileReader, open_reader
 from ..sources.resolve import resolve_sources
 from ..workspace import Workspace
-from .executors import Executor, make_executor, one_line
+from .executors import Executor, WorkerContext, make_executor, one_line, uses_context
 from .inputs import BatchInput, Defaults, Item, open_input
 from .lock import output_lock
 from .records import JsonlWriter
@@ -78,9 +80,11 @@ def error_record(item: Item, settings: Settings, message: str) -> dict[str, Any]
 class _Readers:
     """The source reader of a task's current run of items: consecutive items with the
     same repository and revision share it; it is closed when the source changes and at
-    the end of the task (at most one reader, so one `git cat-file`, per worker)."""
+    the end of the task. Git readers take their `git cat-file` from `objects`, the
+    worker's pool (one process per repository, kept across tasks)."""
 
-    def __init__(self) -> None:
+    def __init__(self, objects: CatFilePool) -> None:
+        self.objects = objects
         self._key: tuple[str | None, str | None, str | None] | None = None
         self._reader: FileReader | HunkmetricsError | None = None
 
@@ -91,7 +95,9 @@ class _Readers:
             self.close()
             self._key = item.source_key
             try:
-                self._reader = open_reader(item.repo, item.rev, item.path_prefix)
+                self._reader = open_reader(
+                    item.repo, item.rev, item.path_prefix, objects=self.objects
+                )
             except HunkmetricsError as exc:  # e.g. no such revision: same for the run
                 self._reader = exc
         if isinstance(self._reader, HunkmetricsError):
@@ -99,10 +105,12 @@ class _Readers:
         return self._reader
 
     def discard(self, item: Item) -> None:
-        """Close `item`'s reader (after an internal error its state is unknown: the next
-        item opens a fresh one)."""
+        """Close `item`'s reader and its git process (after an internal error their
+        state is unknown: the next item opens fresh ones)."""
         if item.source_key == self._key:
             self.close()
+        if item.repo is not None:
+            self.objects.discard(item.repo)
 
     def close(self) -> None:
         if self._reader is not None and not isinstance(self._reader, HunkmetricsError):
@@ -135,7 +143,7 @@ def characterize_item(
     """One output line: the characterize document with `id` and `"error": null`, or an
     error line. Never raises for a problem of this item."""
     own = readers is None
-    readers = readers or _Readers()
+    readers = readers or _Readers(CatFilePool(1))
     try:
         data = item.data if item.data is not None else read_patch_bytes(item.patch)
         patch = settings.selection.apply(
@@ -163,15 +171,23 @@ def characterize_item(
     finally:
         if own:
             readers.close()
+            readers.objects.close()
 
 
-def run_chunk(settings: Settings, items: list[Item]) -> list[dict[str, Any]]:
-    """A task: characterize `items` in order, sharing a reader per source."""
-    readers = _Readers()
+@uses_context
+def run_chunk(
+    settings: Settings, items: list[Item], context: WorkerContext | None = None
+) -> list[dict[str, Any]]:
+    """A task: characterize `items` in order, sharing a reader per source, and the
+    worker's git processes (`context`) with its other tasks."""
+    objects = context.git if context is not None else CatFilePool(WorkerContext.MAX_REPOSITORIES)
+    readers = _Readers(objects)
     try:
         return [characterize_item(item, settings, readers) for item in items]
     finally:
         readers.close()
+        if context is None:
+            objects.close()
 
 
 # --- the driver's side ------------------------------------------------------------------
@@ -413,7 +429,7 @@ def _run_locked(
             return summary
         owned = isinstance(executor, str)
         pool = (
-            make_executor(executor, jobs=jobs, scheduler=scheduler)
+            make_executor(executor, jobs=jobs, scheduler=scheduler, preload=(__name__,))
             if isinstance(executor, str)
             else executor
         )

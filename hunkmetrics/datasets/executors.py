@@ -17,8 +17,10 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Collection
+from collections import deque
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from ..errors import HunkmetricsError
@@ -92,67 +94,235 @@ def watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="hunkmetrics-parent-watchdog", daemon=True).start()
 
 
-def _init_worker(parent: int) -> None:
+def _init_worker(driver: int, forked_by_server: bool) -> None:
     # Ctrl-C is the driver's to handle: it stops submitting and closes the output. The
     # workers finish their task instead of each printing a KeyboardInterrupt traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Started by the fork server, a worker's parent is that server, which ends when the
+    # driver does; forked or spawned, it is the driver itself.
+    parent = os.getppid()
+    if parent != driver and not forked_by_server:
+        os._exit(1)  # the driver died before this worker got going
     _die_with_parent(parent)
 
 
+def start_method() -> str:
+    """How worker processes start. On Linux, `fork` while the driver runs no other
+    thread (a worker starts in milliseconds with every module the driver imported),
+    else `forkserver` (a server that imported the workers' modules once forks them; no
+    thread is ever forked). Elsewhere `spawn`, the same on macOS and Windows."""
+    if not sys.platform.startswith("linux"):
+        return "spawn"
+    if threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def worker_context(modules: Sequence[str], method: str | None = None) -> Any:
+    """The multiprocessing context to start a worker with now (`method`, by default
+    `start_method()`); a fork server imports `modules` before forking workers, and the
+    parent's `__main__` first, as the workers would import it anyway."""
+    context = multiprocessing.get_context(method or start_method())
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(["__main__", __name__, *modules])
+    return context
+
+
+class WorkerContext:
+    """What one worker keeps between its tasks: git object readers by repository
+    (`git.CatFilePool`, at most `MAX_REPOSITORIES` processes). Made by the worker's
+    loop and passed to each task function that asks for it (`uses_context`)."""
+
+    MAX_REPOSITORIES = 2
+
+    def __init__(self) -> None:
+        from ..sources.git import CatFilePool
+
+        self.git = CatFilePool(self.MAX_REPOSITORIES)
+
+    def close(self) -> None:
+        self.git.close()
+
+
+def uses_context(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a task function that takes its worker's WorkerContext as `context=`."""
+    fn.uses_worker_context = True  # type: ignore[attr-defined]
+    return fn
+
+
+def call(fn: Callable[..., Any], args: tuple[Any, ...], context: WorkerContext | None) -> Any:
+    """`fn(*args)`, with `context=` when `fn` asks for one."""
+    if context is not None and getattr(fn, "uses_worker_context", False):
+        return fn(*args, context=context)
+    return fn(*args)
+
+
+def _serve(conn: Connection, driver: int, forked_by_server: bool) -> None:
+    """A worker's loop: run each (fn, args) the driver sends and send back
+    ("ok", value) or ("error", exception), until it sends None or goes away."""
+    _init_worker(driver, forked_by_server)
+    context = WorkerContext()
+    try:
+        while True:
+            try:
+                task = conn.recv()
+            except (EOFError, OSError):
+                return
+            if task is None:
+                return
+            fn, args = task
+            try:
+                reply: tuple[str, Any] = ("ok", call(fn, args, context))
+            except BaseException as exc:  # the driver decides what a failure means
+                reply = ("error", exc)
+            try:
+                conn.send(reply)
+            except Exception as exc:  # an unpicklable value or exception
+                conn.send(("error", RuntimeError(f"{type(exc).__name__}: {one_line(exc)}")))
+    finally:
+        context.close()
+
+
+class _Worker:
+    """One worker process of a LocalExecutor, and the task it runs (if any)."""
+
+    def __init__(self, context: Any) -> None:
+        self.conn, child = context.Pipe()
+        self.process = context.Process(
+            target=_serve,
+            args=(child, os.getpid(), context.get_start_method() == "forkserver"),
+            name="hunkmetrics-worker",
+            daemon=True,
+        )
+        self.process.start()
+        child.close()
+        self.future: cf.Future[Any] | None = None
+
+    def stop(self, timeout: float | None = None) -> None:
+        with contextlib.suppress(Exception):
+            self.conn.send(None)
+        self.process.join(timeout)
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join()
+        self.conn.close()
+
+
+def _died() -> BrokenProcessPool:
+    return BrokenProcessPool(
+        "A process in the process pool was terminated abruptly while the future was "
+        "running or pending."
+    )
+
+
 class LocalExecutor(Executor):
-    """A `ProcessPoolExecutor` of `jobs` processes, started with `spawn` (so it behaves
-    the same on Linux, macOS and Windows, and never forks the driver's threads)."""
+    """`jobs` worker processes on this machine (see `start_method`), each running one
+    task at a time and keeping a WorkerContext across its tasks. A worker that dies
+    fails its own task only (BrokenProcessPool) and is replaced."""
 
     name = "local"
 
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, preload: Sequence[str] = (), method: str | None = None) -> None:
         if jobs < 1:
             raise HunkmetricsError(f"--jobs must be at least 1, not {jobs}")
         self.slots = jobs
-        self._context = multiprocessing.get_context("spawn")
-        self._generation = 0
-        self._pool = self._new_pool()
-        self._born: dict[Any, int] = {}  # future → the pool generation it was submitted to
+        self._preload = tuple(preload)
+        self._method = method  # None: start_method() at each worker's start
+        self._workers: list[_Worker] = []
+        self._queue: deque[tuple[cf.Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
 
-    def _new_pool(self) -> cf.ProcessPoolExecutor:
-        self._generation += 1
-        return cf.ProcessPoolExecutor(
-            max_workers=self.slots,
-            mp_context=self._context,
-            initializer=_init_worker,
-            initargs=(os.getpid(),),
-        )
+    def _idle(self) -> _Worker | None:
+        for worker in list(self._workers):
+            if worker.future is None:
+                if worker.process.is_alive():
+                    return worker
+                self._replace(worker)  # died between tasks: nothing of its to fail
+        if len(self._workers) < self.slots:
+            worker = _Worker(worker_context(self._preload, self._method))
+            self._workers.append(worker)
+            return worker
+        return None
+
+    def _dispatch(self) -> None:
+        while self._queue:
+            worker = self._idle()
+            if worker is None:
+                return
+            future, fn, args = self._queue.popleft()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                worker.conn.send((fn, args))
+            except Exception as exc:  # cannot be pickled, or the worker is gone
+                future.set_exception(exc)
+                self._replace(worker)
+                continue
+            worker.future = future
+
+    def _replace(self, worker: _Worker) -> None:
+        self._workers.remove(worker)
+        worker.stop(timeout=1)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future[Any]:
-        future = self._pool.submit(fn, *args)
-        self._born[future] = self._generation
+        future: cf.Future[Any] = cf.Future()
+        self._queue.append((future, fn, args))
+        self._dispatch()
         return future
 
+    def _collect(self) -> None:
+        """Wait for at least one busy worker to answer or die; settle its future."""
+        busy = [w for w in self._workers if w.future is not None]
+        if not busy:
+            return
+        handles: dict[Any, _Worker] = {}
+        for worker in busy:
+            handles[worker.conn] = worker
+            handles[worker.process.sentinel] = worker
+        for ready in wait(list(handles)):
+            worker = handles[ready]
+            future = worker.future
+            if future is None:
+                continue  # answered through its other handle in this round
+            try:
+                kind, value = worker.conn.recv()
+            except (EOFError, OSError):
+                worker.future = None
+                future.set_exception(_died())
+                self._replace(worker)
+                continue
+            except Exception as exc:  # an answer that cannot be unpickled here
+                kind, value = "error", RuntimeError(f"{type(exc).__name__}: {one_line(exc)}")
+            worker.future = None
+            if kind == "ok":
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+        self._dispatch()
+
     def some_done(self, futures: Collection[Any]) -> list[Any]:
-        done, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
-        return list(done)
-
-    def recover(self, future: Any, exc: BaseException) -> None:
-        born = self._born.get(future, self._generation)
-        if isinstance(exc, BrokenProcessPool) and born == self._generation:
-            # A worker died (killed, out of memory, a crash in native code): the pool is
-            # unusable. Every other task in flight fails the same way; start a new pool
-            # once, for the first of them.
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = self._new_pool()
-
-    def release(self, future: Any) -> None:
-        self._born.pop(future, None)
+        while True:
+            done = [f for f in futures if f.done()]
+            if done:
+                return done
+            self._collect()
 
     def close(self, cancel: bool = False) -> None:
-        """Cancel what has not started (with `cancel`) and let the running tasks finish;
-        a Ctrl-C meanwhile terminates the workers."""
+        """Cancel what has not started (with `cancel`), let the running tasks finish
+        and stop the workers; a Ctrl-C meanwhile terminates them."""
         try:
-            self._pool.shutdown(wait=True, cancel_futures=cancel)
+            if cancel:
+                for future, _fn, _args in self._queue:
+                    future.cancel()
+                self._queue.clear()
+            while self._queue or any(w.future is not None for w in self._workers):
+                self._collect()
+            for worker in self._workers:
+                worker.stop()
+            self._workers.clear()
         except KeyboardInterrupt:
-            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+            for worker in self._workers:
                 with contextlib.suppress(Exception):
-                    process.terminate()
+                    worker.process.terminate()
             raise
 
 
@@ -162,16 +332,26 @@ class InlineExecutor(Executor):
 
     name = "inline"
 
+    def __init__(self) -> None:
+        self._worker: WorkerContext | None = None
+
     def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future[Any]:
         future: cf.Future[Any] = cf.Future()
+        if self._worker is None:
+            self._worker = WorkerContext()
         try:
-            future.set_result(fn(*args))
+            future.set_result(call(fn, args, self._worker))
         except Exception as exc:
             future.set_exception(exc)
         return future
 
     def some_done(self, futures: Collection[Any]) -> list[Any]:
         return list(futures)
+
+    def close(self, cancel: bool = False) -> None:
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
 
 
 def _hunkmetrics_version() -> str:
@@ -295,10 +475,17 @@ class DaskExecutor(Executor):
             self.client.close()
 
 
-def make_executor(kind: str, *, jobs: int | None = None, scheduler: str | None = None) -> Executor:
-    """`local` (worker processes), `dask` (a cluster at `scheduler`) or `inline`."""
+def make_executor(
+    kind: str,
+    *,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    preload: Sequence[str] = (),
+) -> Executor:
+    """`local` (worker processes, whose fork server imports `preload` once), `dask` (a
+    cluster at `scheduler`) or `inline`."""
     if kind == "local":
-        return LocalExecutor(jobs or os.cpu_count() or 1)
+        return LocalExecutor(jobs or os.cpu_count() or 1, preload)
     if kind == "dask":
         return DaskExecutor(scheduler)
     if kind == "inline":

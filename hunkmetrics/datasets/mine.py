@@ -54,7 +54,10 @@ from ..metrics.profiles import DEFAULT_PROFILE, PROFILE_NAMES
 from ..metrics.profiles import profile as profile_named
 from ..patch.model import Patch
 from ..patch.parse import parse_patch
-from ..workspace import open_workspace
+from ..sources.git import CatFilePool
+from ..sources.readers import open_reader
+from ..sources.resolve import resolve_sources
+from ..workspace import Workspace, load_patch, open_workspace
 from .commits import (
     Change,
     CommitInfo,
@@ -65,7 +68,7 @@ from .commits import (
     source_diffs,
     walk_commits,
 )
-from .executors import LocalExecutor
+from .executors import LocalExecutor, WorkerContext, call, uses_context
 from .lock import output_lock
 from .records import JsonlWriter
 from .scheduler import run_tasks
@@ -429,24 +432,47 @@ def _hunk_counts(patch: Patch | None, options: MineOptions) -> tuple[int, int]:
 # --------------------------------------------------------------------------- characterizing
 
 
+def _workspace(candidate: Candidate, repo: str, objects: CatFilePool | None) -> Workspace:
+    """The candidate's workspace against its parent; with `objects`, read through the
+    worker's `git cat-file` for `repo` (as `open_workspace` does with its own)."""
+    patch = candidate.diff if candidate.patch is None else candidate.patch
+    if objects is None:
+        return open_workspace(patch, repo=repo, rev=candidate.parent, selection=candidate.selection)
+    parsed = load_patch(patch, selection=candidate.selection)
+    reader = open_reader(repo, candidate.parent, objects=objects)
+    try:
+        sources = resolve_sources(parsed, reader)
+    except Exception:
+        reader.close()
+        raise
+    return Workspace(parsed, sources, ParseCache(), candidate.selection)
+
+
+@uses_context
 def characterize_candidate(
-    candidate: Candidate, repo: str, profile: str = DEFAULT_PROFILE, pairs: bool = False
+    candidate: Candidate,
+    repo: str,
+    profile: str = DEFAULT_PROFILE,
+    pairs: bool = False,
+    *,
+    context: WorkerContext | None = None,
 ) -> dict[str, Any]:
     """One output record: the commit's fields, then the characterize/v1 document (its
     divergence pairs with `pairs`), or `error` (one line) and `hunk_count` when it
-    could not be characterized."""
+    could not be characterized. `context`: the worker's, whose `git cat-file` serves
+    every commit (by default, each commit starts its own)."""
     record = candidate.meta()
+    objects = context.git if context is not None else None
     try:
         if candidate.problem is not None:
             raise HunkmetricsError(candidate.problem)
-        patch = candidate.diff if candidate.patch is None else candidate.patch
-        with open_workspace(
-            patch, repo=repo, rev=candidate.parent, selection=candidate.selection
-        ) as workspace:
+        with _workspace(candidate, repo, objects) as workspace:
             document = workspace.characterize(profile=profile).to_dict()
         if not pairs:
             document = omit_pairs(document)
     except Exception as exc:
+        if objects is not None and not isinstance(exc, HunkmetricsError):
+            objects.discard(repo)  # a bug may have left the process in any state
         record["error"] = error_line(exc)
         record["hunk_count"] = candidate.hunk_count if candidate.hunk_count >= 0 else None
         return record
@@ -528,7 +554,7 @@ def _run_parallel(
         else:
             unproven.append(candidate)
 
-    executor = LocalExecutor(jobs)
+    executor = LocalExecutor(jobs, preload=(__name__,))
     finished = False
     try:
         # characterize_candidate is looked up here, at call time (tests replace it).
@@ -566,11 +592,12 @@ def mine(
 ) -> MineStats:
     """Mine `repo` into the JSON Lines file `out` (one record per candidate; see
     `characterize_candidate`). `jobs > 1` characterizes in that many processes
-    ("spawn" start method: a script calling this needs an `if __name__ == "__main__":`
-    guard); records are then written as they finish. With `resume`, commits already in
-    `out` are skipped (and a torn last line is repaired); without it, an existing
-    non-empty `out` is an error. Ctrl-C stops at the next record, raising
-    KeyboardInterrupt; what was written stays valid for `resume`. Returns the counts."""
+    (executors.start_method: where they are spawned, a script calling this needs an
+    `if __name__ == "__main__":` guard); records are then written as they finish. With
+    `resume`, commits already in `out` are skipped (and a torn last line is repaired);
+    without it, an existing non-empty `out` is an error. Ctrl-C stops at the next
+    record, raising KeyboardInterrupt; what was written stays valid for `resume`.
+    Returns the counts."""
     options = options or MineOptions()
     if jobs < 1:
         raise HunkmetricsError("--jobs must be at least 1")
@@ -627,12 +654,13 @@ def _mine_locked(
         )
         try:
             if jobs == 1:
-                for candidate in candidates:
-                    emit(
-                        characterize_candidate(
-                            *_arguments(candidate, str(repo), options.profile, options.pairs)
-                        )
-                    )
+                context = WorkerContext()
+                try:
+                    for candidate in candidates:
+                        arguments = _arguments(candidate, str(repo), options.profile, options.pairs)
+                        emit(call(characterize_candidate, arguments, context))
+                finally:
+                    context.close()
             else:
                 _run_parallel(
                     candidates,

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 import tree_sitter as ts
 
+from ..patch.model import Hunk
 from .hooks.base import Placement
+from .incremental import Header, header_edits, headers, reversed_headers
 from .javaparser_shape import ShapedTree
 from .languages import Language
 from .names import clean_type, join, text
@@ -76,39 +79,111 @@ class FileIndex:
 @dataclass
 class ParseCache:
     """Trees and indexes by language and content hash: each distinct file text is parsed
-    once per run, whoever asks (the locator, then every metric)."""
+    once per run, whoever asks (the locator, then every metric). Of two texts noted as
+    one patch's images of a file (`derive`), the one parsed second is re-parsed
+    incrementally from the other's tree; the tree is the same as a fresh parse's."""
 
     trees: dict[tuple[str, str], ts.Tree] = field(default_factory=dict)
     indexes: dict[tuple[str, str, str, str | None], FileIndex] = field(default_factory=dict)
+    # indexes built for some line spans only (ParseCache.index's `reach`)
+    reached: dict[
+        tuple[tuple[str, str, str, str | None], tuple[tuple[int, int], ...]], FileIndex
+    ] = field(default_factory=dict)
     fragments: dict[tuple[object, ...], object] = field(default_factory=dict)
     shaped: dict[tuple[str, str], ShapedTree | None] = field(default_factory=dict)
     parses: int = 0
+    # content hash of an image -> (the other image, its hash, the hunks' headers from
+    # the other to this one)
+    derived: dict[str, tuple[bytes, str, tuple[Header, ...]]] = field(default_factory=dict)
+    incremental_parses: int = 0
+
+    def derive(self, old: bytes, new: bytes, hunks: Sequence[Hunk]) -> None:
+        """Note that `new` is `old` with `hunks` applied (a patch's two images of a file):
+        whichever is parsed second is re-parsed from the other's tree."""
+        old_digest, new_digest = _digest(old), _digest(new)
+        forward = headers(hunks)
+        self.derived.setdefault(new_digest, (old, old_digest, forward))
+        self.derived.setdefault(old_digest, (new, new_digest, reversed_headers(forward)))
 
     def tree(self, language: Language, data: bytes) -> ts.Tree:
-        key = (language.name, hashlib.sha1(data).hexdigest())
-        if key not in self.trees:
-            self.trees[key] = language.parser().parse(data)
+        digest = _digest(data)
+        key = (language.name, digest)
+        tree = self.trees.get(key)
+        if tree is None:
+            tree = self._reparse(language, digest, data) or language.parser().parse(data)
+            self.trees[key] = tree
             self.parses += 1
-        return self.trees[key]
+        return tree
+
+    def _reparse(self, language: Language, digest: str, data: bytes) -> ts.Tree | None:
+        """The tree of a noted image, re-parsed from the other image's tree when that one
+        is parsed and the hunks describe the change exactly; None otherwise. A tree with
+        syntax errors is not kept (error recovery may differ from a fresh parse's)."""
+        origin = self.derived.get(digest)
+        if origin is None:
+            return None
+        old, old_digest, ranges = origin
+        old_tree = self.trees.get((language.name, old_digest))
+        if old_tree is None:
+            return None
+        edits = header_edits(old, data, ranges)
+        if edits is None:
+            return None
+        edited = old_tree.copy()
+        for e in edits:
+            edited.edit(
+                e.start_byte,
+                e.old_end_byte,
+                e.new_end_byte,
+                e.start_point,
+                e.old_end_point,
+                e.new_end_point,
+            )
+        tree = language.parser().parse(data, edited)
+        if tree.root_node.has_error:
+            return None
+        self.incremental_parses += 1
+        return tree
 
     def birch_tree(self, language: Language, data: bytes) -> ShapedTree | None:
         """The language's birch tree of `data` (`Hooks.birch_tree`; None where it has
         none), built once per distinct text from this cache's parse."""
-        key = (language.name, hashlib.sha1(data).hexdigest())
+        key = (language.name, _digest(data))
         if key not in self.shaped:
             self.shaped[key] = language.hooks.birch_tree(data, lambda d: self.tree(language, d))
         return self.shaped[key]
 
     def index(
-        self, language: Language, path: str, data: bytes, package: str | None = None
+        self,
+        language: Language,
+        path: str,
+        data: bytes,
+        package: str | None = None,
+        reach: Sequence[tuple[int, int]] | None = None,
     ) -> FileIndex:
+        """The file's index; with `reach`, one that answers for those line spans only
+        (build_index), unless the whole index is at hand."""
         # The path matters for languages whose package or module comes from it.
-        key = (language.name, path, hashlib.sha1(data).hexdigest(), package)
-        if key not in self.indexes:
-            self.indexes[key] = build_index(
+        key = (language.name, path, _digest(data), package)
+        whole = self.indexes.get(key)
+        if whole is not None:
+            return whole
+        if reach is None:
+            whole = self.indexes[key] = build_index(
                 data, language, path, package=package, tree=self.tree(language, data)
             )
-        return self.indexes[key]
+            return whole
+        spans = tuple(sorted(set(reach)))
+        partial = self.reached.get((key, spans))
+        if partial is None:
+            partial = self.reached[(key, spans)] = build_index(
+                data, language, path, package=package, tree=self.tree(language, data), reach=spans
+            )
+        return partial
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
 
 
 def build_index(
@@ -119,11 +194,16 @@ def build_index(
     package: str | None = None,
     root: str | None = None,
     tree: ts.Tree | None = None,
+    reach: Sequence[tuple[int, int]] | None = None,
 ) -> FileIndex:
     """Parse `data` and index its scopes.
 
     `package` overrides the package (Python's comes from the tree layout); `root` the
-    qualifier that top-level names start with (default: `top_qualifier`)."""
+    qualifier that top-level names start with (default: `top_qualifier`). With `reach`
+    (line spans first..last), a callable that holds none of the spans and no other
+    scope is left out: the index then answers exactly the questions about scopes
+    around those spans (`FileIndex.enclosing`, the deepest scope around each span), as
+    the whole index does, for less work."""
     tree = tree or language.parser().parse(data)
     captures = ts.QueryCursor(language.scope_query()).captures(tree.root_node)
     if package is None:
@@ -140,7 +220,7 @@ def build_index(
     for kind in _NODE_KINDS:
         nodes.extend((n, kind) for n in captures.get(kind, []))
     nodes.sort(key=lambda item: (item[0].start_byte, -item[0].end_byte))
-    scopes = _nest(nodes, language, root, package, tree)
+    scopes = _nest(nodes, language, root, package, tree, reach)
     return FileIndex(
         path,
         language.name,
@@ -175,16 +255,18 @@ def _nest(
     root: str,
     package: str | None,
     tree: ts.Tree,
+    reach: Sequence[tuple[int, int]] | None = None,
 ) -> list[Scope]:
     """Scopes from the captured nodes, in one pass: a stack of the open ones gives each
-    its depth and context, so deep nesting costs no more than wide."""
+    its depth and context, so deep nesting costs no more than wide. With `reach`, leaf
+    callables around none of its spans are skipped (see build_index)."""
     scopes: list[Scope] = []
     stack: list[tuple[ts.Node, _Context]] = []
     top = _Context(root, None)
     anonymous: Counter[str] = Counter()
     seen: set[int] = set()
     parents = parents_of(tree.root_node, [node for node, _ in nodes])
-    for node, kind in nodes:
+    for position, (node, kind) in enumerate(nodes):
         if node.id in seen:
             continue
         seen.add(node.id)
@@ -192,6 +274,13 @@ def _nest(
             stack.pop()
         context = stack[-1][1] if stack else top
         parent = parents.get(node.id)
+        if reach is not None and kind == "callable":
+            # Nodes are sorted by start: a leaf's next node starts after it ends. A leaf
+            # callable out of reach changes nothing else (no nested scope, no anonymous
+            # class numbered inside it) and no question about the spans finds it.
+            leaf = position + 1 == len(nodes) or nodes[position + 1][0].start_byte >= node.end_byte
+            if leaf and not _reaches(_span(node, parent), reach):
+                continue
         scope = _make_scope(
             node, kind, language, context, len(stack) + 1, parent, package, anonymous, root
         )
@@ -209,6 +298,12 @@ def _nest(
             )
     scopes.sort(key=lambda s: (s.start, s.depth))
     return scopes
+
+
+def _reaches(span: tuple[int, int], reach: Sequence[tuple[int, int]]) -> bool:
+    """Whether lines span[0]..span[1] hold one of the spans (as Scope.contains)."""
+    start, end = span
+    return any(start <= first and last <= end for first, last in reach)
 
 
 def _make_scope(

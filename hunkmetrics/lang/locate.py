@@ -191,4 +191,5 @@ def _source_index(
     if data is None or path is None:
         return None
     package = language.hooks.source_package(path, sources.reader, language.source_roots)
-    return cache.index(language, path, data, package)
+    reach = [(a.first, a.last) for hunk in file_diff.hunks for a in anchors(hunk)]
+    return cache.index(language, path, data, package, reach)

@@ -72,12 +72,14 @@ def diameter(tree: ShapedTree) -> int:
     n = len(tree)
     height = [0] * n  # longest downward path from each node
     best = 0
-    parent = tree.parent.tolist()
+    parents = tree.parent.tolist()
     for node in range(n - 1, 0, -1):
-        up = parent[node]
+        up = parents[node]
         through = height[node] + 1
-        best = max(best, height[up] + through)
-        if through > height[up]:
+        above = height[up]
+        if above + through > best:
+            best = above + through
+        if through > above:
             height[up] = through
     return best if best > 0 else 1
 

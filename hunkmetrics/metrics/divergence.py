@@ -226,15 +226,19 @@ def compute_divergence(
     if dropped:
         inputs.warnings.append(prof.dropped_note(dropped))
     n = len(hunks)
-    pair_i, pair_j = np.triu_indices(n, k=1)
+    # The pairs i < j in row-major order (np.triu_indices' order), taken with one boolean
+    # mask rather than two index arrays, each matrix dropped as soon as it is read.
+    upper = np.triu(np.ones((n, n), dtype=bool), k=1)
     lexical = prof.lexical(inputs)
     if artifacts.lexical_hunks and dropped:
         every = [(hunk, file_diff) for file_diff in patch.content_files for hunk in file_diff.hunks]
         lexical = prof.lexical(PairInputs(patch, every, sources, inputs.cache))[:n, :n]
+    lex = lexical[upper]
+    del lexical
     structural = prof.structural(inputs)
     paths = [file_diff.path for _, file_diff in hunks]
-    file_matrix, same_file = _file_matrices(paths, prof)
     if artifacts:
+        file_matrix, same_file = _file_matrices(paths, prof)
         inputs.warnings.extend(
             f"file order: {path} is not a file of the counted hunks"
             for path in artifacts.unknown_files(paths)
@@ -242,19 +246,31 @@ def compute_divergence(
         structural, file_matrix, same_file = artifacts.apply(
             paths, structural, file_matrix, same_file
         )
-    lex = lexical[pair_i, pair_j]
-    struct = structural[pair_i, pair_j]
-    fil = file_matrix[pair_i, pair_j]
-    gamma = np.where(same_file[pair_i, pair_j], 0.0, weight)
-    values = lex * (struct + gamma * fil) / (1.0 + gamma)
+        fil, same = file_matrix[upper], same_file[upper]
+        del file_matrix, same_file
+    else:
+        fil, same = _file_pairs(paths, prof)
+    struct = structural[upper]
+    del structural
+    gamma = np.where(same, 0.0, weight)
+    del same
+    # lex * (struct + gamma * fil) / (1 + gamma), in place: the same operations on the
+    # same operands (IEEE + and * commute exactly), so the same floats
+    values = gamma * fil
+    values += struct
+    values *= lex
+    values /= 1.0 + gamma
     score = math.log(n) * float(values.mean()) if n >= 2 else 0.0
     indices = np.array([h.index for h, _ in hunks], dtype=np.int64)
+    pair_i = np.broadcast_to(indices[:, None], (n, n))[upper]
+    pair_j = np.broadcast_to(indices[None, :], (n, n))[upper]
+    del upper
     return DivergenceResult(
         profile=prof.name,
         value=score,
         hunk_indices=tuple(indices.tolist()),
-        pair_i=indices[pair_i],
-        pair_j=indices[pair_j],
+        pair_i=pair_i,
+        pair_j=pair_j,
         lexical=lex,
         structural=struct,
         file=fil,
@@ -267,14 +283,36 @@ def compute_divergence(
     )
 
 
-def _file_matrices(paths: list[str], prof: Profile) -> tuple[np.ndarray, np.ndarray]:
+def _file_codes(paths: list[str], prof: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """F between every two distinct paths, and each hunk's path as a row of it."""
     unique = sorted(set(paths))
     position = {p: k for k, p in enumerate(unique)}
     small = np.array([[prof.file_distance(a, b) for b in unique] for a in unique])
-    ids = np.array([position[p] for p in paths], dtype=np.int64)
+    return small, np.array([position[p] for p in paths], dtype=np.int64)
+
+
+def _file_matrices(paths: list[str], prof: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """F and the same-file mask as n x n matrices."""
+    small, ids = _file_codes(paths, prof)
     if not len(ids):
         return np.zeros((0, 0)), np.zeros((0, 0), dtype=bool)
     return small[ids[:, None], ids[None, :]], ids[:, None] == ids[None, :]
+
+
+def _file_pairs(paths: list[str], prof: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """F and same-file of the pairs i < j in row-major order, row by row (no n x n
+    matrix)."""
+    small, ids = _file_codes(paths, prof)
+    n = len(ids)
+    count = n * (n - 1) // 2
+    fil, same = np.empty(count), np.empty(count, dtype=bool)
+    at = 0
+    for i in range(n - 1):
+        row = ids[i + 1 :]
+        fil[at : at + len(row)] = small[ids[i], row]
+        same[at : at + len(row)] = row == ids[i]
+        at += len(row)
+    return fil, same
 
 
 __all__ = [

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -13,6 +10,7 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
 
 from ..errors import MissingExtraError
+from .bleu import NgramProfile, all_pairs, ngram_profile, sentence_bleu4
 
 MISSING_BIRCH = 'the birch profile needs NLTK: pip install "hunkmetrics[birch]"'
 
@@ -35,70 +33,25 @@ def intern_tokens(sequences: Sequence[Sequence[str]]) -> list[str]:
     return out
 
 
-def token_distance_matrix(sequences: Sequence[Sequence[str]], workers: int = -1) -> np.ndarray:
-    """L[i, j] = Levenshtein(tokens_i, tokens_j) / max(len_i, len_j); 0 for two empties."""
+#: Below this many sequences one thread is faster than starting one per core.
+THREADS_FROM = 256
+
+
+def token_distance_matrix(
+    sequences: Sequence[Sequence[str]], workers: int | None = None
+) -> np.ndarray:
+    """L[i, j] = Levenshtein(tokens_i, tokens_j) / max(len_i, len_j); 0 for two empties.
+    `workers`: rapidfuzz's threads (-1: all cores); by default all cores from
+    THREADS_FROM sequences on, else one (the same values either way)."""
     strings = intern_tokens(sequences)
+    if workers is None:
+        workers = -1 if len(strings) >= THREADS_FROM else 1
     return cdist(
         strings, strings, scorer=Levenshtein.normalized_distance, workers=workers, dtype=np.float64
     )
 
 
 # ---- BLEU ----------------------------------------------------------------------------
-
-MAX_ORDER = 4
-_K = 5  # NLTK SmoothingFunction's default k, used by method 4
-
-
-@dataclass(frozen=True, slots=True)
-class NgramProfile:
-    """A tokenized sentence with its n-gram counts for orders 1..4, computed once."""
-
-    length: int
-    counts: tuple[dict[tuple[str, ...], int], ...]
-
-
-def ngram_profile(tokens: Sequence[str]) -> NgramProfile:
-    counts = []
-    for n in range(1, MAX_ORDER + 1):
-        counts.append(dict(Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))))
-    return NgramProfile(len(tokens), tuple(counts))
-
-
-def sentence_bleu4(reference: NgramProfile, hypothesis: NgramProfile) -> float:
-    """NLTK's `sentence_bleu([reference], hypothesis, smoothing_function=method4)` with the
-    default weights (0.25, 0.25, 0.25, 0.25), from precomputed n-gram counts."""
-    hyp_len, ref_len = hypothesis.length, reference.length
-    numerators: list[int] = []
-    denominators: list[int] = []
-    for n in range(MAX_ORDER):
-        hyp_counts, ref_counts = hypothesis.counts[n], reference.counts[n]
-        clipped = 0
-        for gram, count in hyp_counts.items():
-            other = ref_counts.get(gram)
-            if other:
-                clipped += count if count < other else other
-        numerators.append(clipped)
-        denominators.append(max(1, hyp_len - n if hyp_len > n else 0))
-    if numerators[0] == 0:
-        return 0.0
-    if hyp_len > ref_len:
-        penalty = 1.0
-    elif hyp_len == 0:
-        penalty = 0.0
-    else:
-        penalty = math.exp(1 - ref_len / hyp_len)
-    logs = []
-    increment = 1
-    for numerator, denominator in zip(numerators, denominators, strict=True):
-        if numerator == 0:
-            if hyp_len > 1:
-                smoothed = 1 / (2**increment * _K / math.log(hyp_len))
-                logs.append(0.25 * math.log(smoothed / denominator))
-                increment += 1
-            # else: NLTK leaves p_n = 0, which drops out of the sum
-        else:
-            logs.append(0.25 * math.log(numerator / denominator))
-    return penalty * math.exp(math.fsum(logs))
 
 
 @cache
@@ -123,11 +76,19 @@ def bleu_tokens(text: str) -> list[str]:
 def bleu_distance_pairs(texts: Sequence[str]) -> np.ndarray:
     """L[i, j] = 1 - BLEU(reference = hunk i, candidate = hunk j) for i < j (upper
     triangle; BLEU is not symmetric, the lower triangle is left 0)."""
-    profiles = [ngram_profile(bleu_tokens(t)) for t in texts]
-    n = len(profiles)
-    out = np.zeros((n, n))
-    for i in range(n):
-        reference = profiles[i]
-        for j in range(i + 1, n):
-            out[i, j] = 1.0 - sentence_bleu4(reference, profiles[j])
+    out = all_pairs([ngram_profile(bleu_tokens(t)) for t in texts])
+    upper = np.triu(np.ones(out.shape, dtype=bool), k=1)
+    np.subtract(1.0, out, out=out, where=upper)
     return out
+
+
+__all__ = [
+    "MISSING_BIRCH",
+    "NgramProfile",
+    "bleu_distance_pairs",
+    "bleu_tokens",
+    "intern_tokens",
+    "ngram_profile",
+    "sentence_bleu4",
+    "token_distance_matrix",
+]

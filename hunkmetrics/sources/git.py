@@ -7,7 +7,10 @@ standard error becomes the one-line message of a SourceError.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import subprocess
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO
@@ -70,15 +73,22 @@ def tree_paths(repo: Repo, commit: str) -> set[str]:
     return set(done.stdout.decode("utf-8", "surrogateescape").split("\0"))
 
 
+UNAVAILABLE = "unavailable"  # CatFile.resolve: git could not answer (not a repository...)
+
+
 class CatFile:
-    """One long-lived `git cat-file --batch`: objects by name (`<commit>:<path>`), read
-    one after the other through the same process, started on the first read."""
+    """One long-lived `git cat-file --batch`: objects by name (`<commit>:<path>`, or a
+    revision peeled as `<rev>^{commit}`), read one after the other through the same
+    process, started on the first read (and again if it has ended)."""
 
     def __init__(self, repo: Repo) -> None:
         self.repo = repo
         self._proc: subprocess.Popen[bytes] | None = None
+        self.answered = False  # whether git answered the last request
 
     def _process(self) -> subprocess.Popen[bytes]:
+        if self._proc is not None and self._proc.poll() is not None:
+            self.close()  # ended (killed, or git failed): start a new one
         if self._proc is None:
             self._proc = subprocess.Popen(
                 _command(self.repo, ["cat-file", "--batch"]),
@@ -88,33 +98,122 @@ class CatFile:
             )
         return self._proc
 
-    def read(self, name: str) -> tuple[bytes, bytes] | None:
-        """(object type, content) of the object `name`, or None when there is none.
-        Names are sent as bytes (a path that was not UTF-8 keeps its bytes); a name
-        with a newline cannot be asked for (`--batch` reads one name a line)."""
+    @property
+    def pid(self) -> int | None:
+        """The process id of the running `git cat-file`, if one runs."""
+        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    def _ask(self, name: str) -> tuple[bytes, bytes, bytes] | None:
+        """(object id, type, content) of `name`; None when there is no such object;
+        a header-less answer (git ended) is also None, as `read` always treated it."""
         raw = name.encode("utf-8", "surrogateescape")
         if b"\n" in raw:
             raise SourceError(f"{name!r}: a path with a newline cannot be read from git")
         proc = self._process()
         assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(raw + b"\n")
-        proc.stdin.flush()
-        header = proc.stdout.readline().rstrip(b"\n").split(b" ")
+        self.answered = False
+        try:
+            proc.stdin.write(raw + b"\n")
+            proc.stdin.flush()
+        except BrokenPipeError:
+            return None
+        line = proc.stdout.readline()
+        self.answered = bool(line)  # nothing at all: git has ended
+        header = line.rstrip(b"\n").split(b" ")
         # Found: "<oid> <type> <size>". Not found: "<name> missing" (or "ambiguous"),
         # where the name may itself hold spaces.
         if len(header) != 3 or not header[2].isdigit():
             return None
-        _sha, kind, size = header
+        oid, kind, size = header
         data = proc.stdout.read(int(size))
         proc.stdout.read(1)  # the newline after the object
-        return kind, data
+        return oid, kind, data
+
+    def read(self, name: str) -> tuple[bytes, bytes] | None:
+        """(object type, content) of the object `name`, or None when there is none.
+        Names are sent as bytes (a path that was not UTF-8 keeps its bytes); a name
+        with a newline cannot be asked for (`--batch` reads one name a line)."""
+        found = self._ask(name)
+        return None if found is None else (found[1], found[2])
+
+    def resolve(self, rev: str) -> str | None:
+        """The full commit id `rev` names (as `rev-parse --verify <rev>^{commit}`), asked
+        through this same process; None when it names no commit, UNAVAILABLE when git
+        could not answer (then ask `resolve_commit`, which says why)."""
+        if "\n" in rev:
+            return UNAVAILABLE
+        found = self._ask(f"{rev}^{{commit}}")
+        if found is None:
+            return None if self.answered else UNAVAILABLE
+        return found[0].decode("ascii") if found[1] == b"commit" else None
 
     def close(self) -> None:
         if self._proc is not None:
             if self._proc.stdin:
-                self._proc.stdin.close()
-            self._proc.wait(timeout=10)
+                with contextlib.suppress(OSError):
+                    self._proc.stdin.close()
+            try:
+                self._proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+            if self._proc.stdout:
+                self._proc.stdout.close()
             self._proc = None
+
+
+def resident_bytes(pid: int) -> int | None:
+    """The resident memory of process `pid` (Linux `/proc`), or None when unknown."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+class CatFilePool:
+    """Long-lived `git cat-file --batch` processes by repository, the least recently
+    used one closed beyond `size`: a worker's readers of any revision of a repository
+    share one process, task after task."""
+
+    def __init__(self, size: int = 2) -> None:
+        self.size = max(1, size)
+        self._open: OrderedDict[str, CatFile] = OrderedDict()
+
+    def get(self, repo: Repo) -> CatFile:
+        key = os.path.abspath(repo)
+        found = self._open.pop(key, None)
+        if found is None:
+            found = CatFile(repo)
+            while len(self._open) >= self.size:
+                _key, oldest = self._open.popitem(last=False)
+                oldest.close()
+        self._open[key] = found
+        return found
+
+    def discard(self, repo: Repo) -> None:
+        """Close `repo`'s process (its state is unknown after an internal error)."""
+        found = self._open.pop(os.path.abspath(repo), None)
+        if found is not None:
+            with contextlib.suppress(Exception):
+                found.close()
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def resident_bytes(self) -> int:
+        """The resident memory of the open `git cat-file` processes (0 where unknown)."""
+        pids = [c.pid for c in self._open.values()]
+        return sum(resident_bytes(pid) or 0 for pid in pids if pid is not None)
+
+    def close(self) -> None:
+        while self._open:
+            _key, objects = self._open.popitem()
+            with contextlib.suppress(Exception):
+                objects.close()
 
 
 def _split_stream(stream: IO[bytes], separator: bytes, chunk: int = 1 << 16) -> Iterator[bytes]:
@@ -152,9 +251,12 @@ def stream(repo: Repo, *args: str, separator: bytes = b"\0") -> Iterator[bytes]:
 
 
 __all__ = [
+    "UNAVAILABLE",
     "CatFile",
+    "CatFilePool",
     "is_repository",
     "output",
+    "resident_bytes",
     "resolve_commit",
     "run",
     "stream",

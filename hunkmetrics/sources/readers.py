@@ -114,23 +114,40 @@ class WorktreeReader:
 class GitRevisionReader:
     """Files of a git revision, read through one long-lived `git cat-file --batch`.
 
-    Works on bare repositories and mirrors; nothing is checked out."""
+    Works on bare repositories and mirrors; nothing is checked out. The revision is
+    resolved through the same process. With `objects` (a worker's process for this
+    repository, `git.CatFilePool`), that process is shared and outlives the reader;
+    without, the reader starts its own and `close` ends it. A path read twice in a row
+    (a modified file's old and new path) is read from git once."""
 
-    def __init__(self, repo: str | Path, rev: str) -> None:
+    def __init__(self, repo: str | Path, rev: str, objects: git.CatFile | None = None) -> None:
         self.repo = Path(repo)
         if not self.repo.exists():
             raise SourceError(f"{repo}: no such repository")
         self.rev = rev
-        commit = git.resolve_commit(self.repo, rev)
+        self._owns_objects = objects is None
+        self._objects = objects if objects is not None else git.CatFile(self.repo)
+        commit = self._objects.resolve(rev)
+        if commit == git.UNAVAILABLE:
+            commit = git.resolve_commit(self.repo, rev)  # says why (not a repository...)
         if commit is None:
+            self.close()
             raise SourceError(f"revision {rev!r} does not exist in {repo}")
         self.commit = commit
         self.description = f"git revision {rev} ({self.commit[:12]}) of {self.repo}"
-        self._objects = git.CatFile(self.repo)
         self._paths: set[str] | None = None
+        self._last: tuple[str, tuple[bytes, bytes] | None] | None = None
+
+    def _object(self, path: str) -> tuple[bytes, bytes] | None:
+        name = f"{self.commit}:{_safe(path)}"
+        if self._last is not None and self._last[0] == name:
+            return self._last[1]
+        found = self._objects.read(name)
+        self._last = (name, found)
+        return found
 
     def read(self, path: str) -> bytes | None:
-        found = self._objects.read(f"{self.commit}:{_safe(path)}")
+        found = self._object(path)
         if found is None:
             return None
         kind, data = found
@@ -138,7 +155,7 @@ class GitRevisionReader:
 
     def read_link(self, path: str) -> bytes | None:
         """The target of the symbolic link `path` (its blob), or None when not a link."""
-        found = self._objects.read(f"{self.commit}:{_safe(path)}")
+        found = self._object(path)
         if found is None or found[0] != b"blob" or self._mode(path) != "120000":
             return None
         return found[1]
@@ -154,7 +171,9 @@ class GitRevisionReader:
         return path in self._paths
 
     def close(self) -> None:
-        self._objects.close()
+        self._last = None
+        if self._owns_objects:
+            self._objects.close()
 
     def __del__(self) -> None:  # a forgotten reader must not leave a zombie
         with contextlib.suppress(Exception):
@@ -182,11 +201,21 @@ class PrefixedReader:
 
 
 def open_reader(
-    repo: str | Path, rev: str | None = None, path_prefix: str | None = None
+    repo: str | Path,
+    rev: str | None = None,
+    path_prefix: str | None = None,
+    *,
+    objects: git.CatFilePool | None = None,
 ) -> FileReader:
     """A working-tree reader, or a git-revision reader when `rev` is given; with
-    `path_prefix`, the patch's paths are relative to that directory of the tree."""
-    reader: FileReader = GitRevisionReader(repo, rev) if rev else WorktreeReader(repo)
+    `path_prefix`, the patch's paths are relative to that directory of the tree. With
+    `objects`, a git-revision reader uses the pool's process for `repo`."""
+    reader: FileReader
+    if rev:
+        shared = objects.get(repo) if objects is not None and Path(repo).exists() else None
+        reader = GitRevisionReader(repo, rev, shared)
+    else:
+        reader = WorktreeReader(repo)
     if path_prefix and path_prefix.strip("/"):
         return PrefixedReader(reader, path_prefix)
     return reader

@@ -1,0 +1,75 @@
+"""compute_divergence builds its pair arrays in place (one mask, matrices dropped as they
+are read, F row by row): the arrays are exactly those of the plain formula over
+np.triu_indices."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hunkmetrics
+from hunkmetrics.metrics.birch_artifacts import PublishedArtifacts
+from hunkmetrics.metrics.divergence import compute_divergence
+from hunkmetrics.metrics.profiles import PairInputs, profile
+
+ROOT = Path(__file__).resolve().parents[1]
+PATCHES = ROOT / "fixtures" / "patches"
+
+
+def _plain(
+    ws: hunkmetrics.Workspace, name: str, artifacts: PublishedArtifacts
+) -> dict[str, object]:
+    """The pair arrays as `lex * (struct + gamma * fil) / (1 + gamma)` over
+    triu_indices of full n x n matrices."""
+    prof = profile(name)
+    hunks, _ = prof.counted_hunks(ws.patch)
+    inputs = PairInputs(ws.patch, hunks, ws.sources, ws.cache)
+    n = len(hunks)
+    i, j = np.triu_indices(n, k=1)
+    lexical, structural = prof.lexical(inputs), prof.structural(inputs)
+    paths = [f.path for _, f in hunks]
+    file_matrix = np.array([[prof.file_distance(a, b) for b in paths] for a in paths])
+    file_matrix = file_matrix.reshape(n, n)
+    same = np.array([[a == b for b in paths] for a in paths], dtype=bool).reshape(n, n)
+    if artifacts:
+        structural, file_matrix, same = artifacts.apply(paths, structural, file_matrix, same)
+    lex, struct, fil = lexical[i, j], structural[i, j], file_matrix[i, j]
+    gamma = np.where(same[i, j], 0.0, prof.distributed_weight)
+    values = lex * (struct + gamma * fil) / (1.0 + gamma)
+    indices = np.array([h.index for h, _ in hunks], dtype=np.int64)
+    return {
+        "pair_i": indices[i],
+        "pair_j": indices[j],
+        "lexical": lex,
+        "structural": struct,
+        "file": fil,
+        "gamma": gamma,
+        "pair_value": values,
+        "value": math.log(n) * float(values.mean()) if n >= 2 else 0.0,
+    }
+
+
+@pytest.mark.parametrize("stem", sorted(p.stem for p in PATCHES.glob("*.diff")))
+@pytest.mark.parametrize("name", ["default", "birch"])
+def test_pair_arrays_equal_the_plain_formula(stem: str, name: str) -> None:
+    project = ROOT / "fixtures" / ("java-project" if stem.startswith("java") else "python-project")
+    cases = [PublishedArtifacts()]
+    if name == "birch":
+        cases.append(PublishedArtifacts(key_order=True, file_order=()))
+    for repo in (None, project):
+        with hunkmetrics.open_workspace(PATCHES / f"{stem}.diff", repo=repo) as ws:
+            for artifacts in cases:
+                result = compute_divergence(
+                    ws.patch, ws.sources, ws.cache, profile=name, artifacts=artifacts
+                )
+                expected = _plain(ws, name, artifacts)
+                assert result.value == expected["value"]
+                for field, array in expected.items():
+                    if field == "value":
+                        continue
+                    got = getattr(result, field)
+                    assert isinstance(array, np.ndarray)
+                    assert got.dtype == array.dtype and got.tobytes() == array.tobytes(), field
