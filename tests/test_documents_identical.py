@@ -2,7 +2,8 @@
 
 tests/data/document_goldens.json holds the sha256 of each command's output (normalized: the
 tool version, the temporary directory and the checkout's path replaced by placeholders), as
-produced by the code at commit 360856a, before any of issue 13's speed-ups. Every command
+produced by the code at commit b753687 (see document_goldens.py), before any of issue 13's
+speed-ups. Every command
 recorded there is run again here and must give the same bytes. Regenerate the goldens only
 for a deliberate change of a document: `python tests/document_goldens.py --write`.
 """
