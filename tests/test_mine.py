@@ -688,3 +688,57 @@ def test_every_mined_line_fits_the_record_schema(
     validator = jsonschema.Draft202012Validator(schema("record"))
     for record in records:
         assert list(validator.iter_errors(record)) == [], record["id"]
+
+
+def _pre_block(words: tuple[str, str]) -> str:
+    """A class whose two Javadocs hold `<pre>` examples on lines without a leading `*`,
+    far apart, and far enough from the `/**` and `*/` that a 3-line context shows
+    neither: from a hunk alone such a line cannot be told from code."""
+    body = ["package com.acme;", "", "public class Docs {"]
+    for i, word in enumerate(words):
+        body += [
+            "    /**",
+            "     * Runs it.",
+            "     * <p>",
+            "     * More about it.",
+            "     * Example:",
+            "     * <pre>",
+            f'    Docs.run{i}("{word}");',
+            "     * </pre>",
+            "     * <p>",
+            "     * See also.",
+            "     * @param s the input",
+            "     */",
+            f"    public static void run{i}(String s) {{",
+            "    }",
+            *[f"    int field{i}_{k} = {k};" for k in range(12)],
+        ]
+    return "\n".join([*body, "}", ""])
+
+
+def test_code_hunks_are_checked_again_with_the_sources(tmp_path: Path) -> None:
+    """The scan counts 2 code hunks from the diff alone (each changes a `Docs.run…`
+    line it cannot place in a comment); the sources show both lines inside Javadocs:
+    the commit is written as an error row saying so, not as a document with 0 code
+    hunks that contradicts --min-code-hunks."""
+    repo = tmp_path / "docs"
+    repo.mkdir()
+    _git(repo, "init", "--quiet")
+    path = "src/main/java/com/acme/Docs.java"
+    _commit(repo, "initial", 1, {path: _pre_block(("a", "b"))})
+    fix = _commit(repo, "fix the examples", 2, {path: _pre_block(("x", "y"))})
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["mine", str(repo), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    (record,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert record["commit"] == fix
+    assert record["error"] == (
+        "not a multi-hunk code fix: with the sources 0 hunk(s) change code, fewer than "
+        "--min-code-hunks 2 (the diff alone counted 2)"
+    )
+    # The same commit characterized from its diff alone and with its sources.
+    diff = _git_diff(repo, f"{fix}^", fix)
+    with hunkmetrics.open_workspace(diff) as alone:
+        assert list(alone.kinds().values()) == ["code", "code"]
+    with hunkmetrics.open_workspace(diff, repo=repo, rev=f"{fix}^") as sourced:
+        assert list(sourced.kinds().values()) == ["comment", "comment"]

@@ -265,6 +265,10 @@ class Candidate:
     problem: str | None = None  # why the scan could not make its diff: its error line
     # The path selection the scan used: the characterize document records it.
     selection: PathSelection = field(default=DEFAULT_SELECTION, compare=False, repr=False)
+    # Hunks that change code, from the diff alone (-1: unknown), and the least the run
+    # asks for: the characterize step checks it again with the sources.
+    code_hunks: int = -1
+    min_code_hunks: int = 0
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -407,6 +411,8 @@ def _examine(
                 hunks,
                 patch,
                 selection=options.selection,
+                code_hunks=code,
+                min_code_hunks=_min_code(options),
             )
         )
     return found
@@ -468,6 +474,7 @@ def characterize_candidate(
             raise HunkmetricsError(candidate.problem)
         with _workspace(candidate, repo, objects) as workspace:
             document = workspace.characterize(profile=profile).to_dict()
+        _check_code_hunks(candidate, document)
         if not pairs:
             document = omit_pairs(document)
     except Exception as exc:
@@ -478,6 +485,20 @@ def characterize_candidate(
         return record
     record.update(document)
     return record
+
+
+def _check_code_hunks(candidate: Candidate, document: dict[str, Any]) -> None:
+    """The scan counts code hunks from the diff alone; the sources can show that fewer
+    change code (a Javadoc line the hunk did not show as one). Such a commit is no
+    multi-hunk code fix: an error row saying so, not a document that contradicts the
+    selection."""
+    code = document["hunk_kinds"]["code"]
+    if code < candidate.min_code_hunks:
+        raise HunkmetricsError(
+            f"not a multi-hunk code fix: with the sources {code} hunk(s) change code, fewer "
+            f"than --min-code-hunks {candidate.min_code_hunks} (the diff alone counted "
+            f"{candidate.code_hunks})"
+        )
 
 
 def _arguments(candidate: Candidate, repo: str, profile: str, pairs: bool) -> tuple[Any, ...]:
