@@ -36,6 +36,7 @@ import ctypes
 import json
 import os
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -316,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     adopt_orphans()
+    # A `timeout` or kill ends the run through `finally`: the baseline worktree goes too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     sample = sample_bugs(args.mirrors)
     # Rows by project, as a dataset's manifest usually is: each project's bugs, copy by copy.
     projects = sorted({bug["repo"] for bug in sample})
