@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import hunkmetrics
@@ -692,3 +694,34 @@ def test_names_from_the_inputs_cannot_inject_markup(tmp_path: Path) -> None:
     assert report.figures == 7
     assert_self_contained(report.html)  # no <script, and no src= but data:/# ones
     assert "<img" not in report.html
+
+
+def test_auc_interval_by_hand() -> None:
+    from hunkmetrics.report.stats import auc_interval
+
+    # Perfect separation survives every resample: [1, 1]; all values tied: [0.5, 0.5].
+    assert auc_interval([2, 3], [0, 1]) == (1.0, 1.0)
+    assert auc_interval([1, 1, 1], [1, 1]) == (0.5, 0.5)
+    # One positive (1) and negatives {0, 2}: a resample of the negatives is {0, 0}
+    # (AUC 1), {0, 2} or {2, 0} (0.5) or {2, 2} (0), with chances 1/4, 1/2, 1/4: the
+    # 2.5 % and 97.5 % quantiles of 2,000 draws are 0 and 1.
+    assert auc_interval([1], [0, 2]) == (0.0, 1.0)
+    assert auc_interval([], [1]) is None
+    # Seeded: the same interval every time, and it holds the AUC itself.
+    pos, neg = [0.9, 0.4, 0.8, 0.7, 0.3, 0.95], [0.1, 0.5, 0.2, 0.6, 0.35]
+    low, high = auc_interval(pos, neg)
+    assert (low, high) == auc_interval(pos, neg)
+    assert low <= auc(pos, neg) <= high
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.integers(0, 5), min_size=1, max_size=8),
+    st.lists(st.integers(0, 5), min_size=1, max_size=8),
+)
+def test_numpy_auc_equals_the_rank_auc(pos: list[int], neg: list[int]) -> None:
+    import numpy as np
+
+    from hunkmetrics.report.stats import _auc_sorted
+
+    assert _auc_sorted(np.array(pos, float), np.array(neg, float)) == pytest.approx(auc(pos, neg))

@@ -10,7 +10,7 @@ from html import escape
 from ..version import __version__
 from . import figures
 from .data import Joined, Outcomes, Results, Trial, join
-from .stats import ALL, MIN_GROUP, AgentRow, agent_rows, auc_rows, class_rows
+from .stats import ALL, MIN_GROUP, RESAMPLES, SEED, AgentRow, agent_rows, auc_rows, class_rows
 
 MAX_ERROR_ROWS = 200
 MAX_IDS_SHOWN = 8
@@ -439,9 +439,10 @@ def _prediction(
         "half (the Mann–Whitney U statistic over n<sub>fixed</sub>·n<sub>not fixed</sub>"
         "). 0.5 is chance, 1.0 perfect separation, below 0.5 the value is higher for "
         f"fixed bugs. With fewer than {MIN_GROUP} bugs on either side it is flagged as "
-        "unreliable.</p>",
+        "unreliable. The interval is a 95 % percentile bootstrap: fixed and unfixed bugs "
+        f"each resampled with replacement, {RESAMPLES:,} times (seed {SEED}).</p>",
         _table(
-            ["agent", "predictor", "fixed (n)", "not fixed (n)", "AUC", "note"],
+            ["agent", "predictor", "fixed (n)", "not fixed (n)", "AUC", "95 % interval", "note"],
             [
                 [
                     escape(r.agent),
@@ -449,11 +450,12 @@ def _prediction(
                     str(r.n_fixed),
                     str(r.n_unfixed),
                     _num(r.auc),
+                    f"[{_num(r.interval[0])}, {_num(r.interval[1])}]" if r.interval else "",
                     escape(r.note),
                 ]
                 for r in rows
             ],
-            [False, False, True, True, True, False],
+            [False, False, True, True, True, True, False],
         ),
     ]
     if any(r.auc is not None for r in rows):

@@ -7,9 +7,14 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from .data import Joined, Trial, class_order
 
 MIN_GROUP = 5  # fewer fixed (or unfixed) bugs than this: the AUC is flagged as unreliable
+RESAMPLES = 2000  # bootstrap resamples of an AUC's interval
+SEED = 0
+LEVEL = 0.95
 ALL = "All"
 
 
@@ -39,6 +44,37 @@ def auc(positives: Sequence[float], negatives: Sequence[float]) -> float | None:
     ranks = average_ranks([*positives, *negatives])
     u = sum(ranks[:n_pos]) - n_pos * (n_pos + 1) / 2
     return u / (n_pos * n_neg)
+
+
+def auc_interval(
+    positives: Sequence[float],
+    negatives: Sequence[float],
+    *,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+    level: float = LEVEL,
+) -> tuple[float, float] | None:
+    """A percentile bootstrap interval of `auc()`: the positives and the negatives each
+    resampled with replacement (their sizes kept), `resamples` times, numpy's default
+    generator seeded with `seed`. None when either group is empty."""
+    n_pos, n_neg = len(positives), len(negatives)
+    if n_pos == 0 or n_neg == 0:
+        return None
+    rng = np.random.default_rng(seed)
+    pos = np.asarray(positives, dtype=float)[rng.integers(0, n_pos, size=(resamples, n_pos))]
+    neg = np.asarray(negatives, dtype=float)[rng.integers(0, n_neg, size=(resamples, n_neg))]
+    values = np.array([_auc_sorted(p, n) for p, n in zip(pos, neg, strict=True)])
+    tail = (1 - level) / 2
+    low, high = np.quantile(values, [tail, 1 - tail])
+    return float(low), float(high)
+
+
+def _auc_sorted(positives: np.ndarray, negatives: np.ndarray) -> float:
+    """`auc()` in numpy: for each positive, the negatives below it plus half the equal."""
+    ordered = np.sort(negatives)
+    below = np.searchsorted(ordered, positives, side="left")
+    not_above = np.searchsorted(ordered, positives, side="right")
+    return float((below + not_above).sum() / (2 * len(positives) * len(negatives)))
 
 
 def roc_points(positives: Sequence[float], negatives: Sequence[float]) -> list[tuple[float, float]]:
@@ -125,6 +161,7 @@ class AucRow:
     n_fixed: int
     n_unfixed: int
     auc: float | None
+    interval: tuple[float, float] | None = None  # auc_interval's
 
     @property
     def note(self) -> str:
@@ -161,7 +198,16 @@ def auc_rows(joined: Joined) -> list[AucRow]:
     for agent in joined.agents:
         for predictor in PREDICTORS:
             unfixed, fixed = predictor_scores(joined.trials[agent], predictor)
-            rows.append(AucRow(agent, predictor, len(fixed), len(unfixed), auc(unfixed, fixed)))
+            rows.append(
+                AucRow(
+                    agent,
+                    predictor,
+                    len(fixed),
+                    len(unfixed),
+                    auc(unfixed, fixed),
+                    auc_interval(unfixed, fixed),
+                )
+            )
     return rows
 
 
