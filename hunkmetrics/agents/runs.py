@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from hunkmetrics.csvfiles import open_csv
 from hunkmetrics.errors import HunkmetricsError
 
 REQUIRED = ("agent", "bug", "trajectory")
@@ -85,11 +86,7 @@ def _cell(row: dict[str, str | None], key: str) -> str:
 
 def _manifest(path: Path) -> Iterator[Run]:
     base = path.parent
-    try:
-        handle = path.open(newline="", encoding="utf-8-sig")
-    except OSError as exc:
-        raise HunkmetricsError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    with handle:
+    with open_csv(path) as handle:
         reader = csv.DictReader(handle)
         header = [h.strip() for h in reader.fieldnames or []]
         missing = [c for c in REQUIRED if c not in header]

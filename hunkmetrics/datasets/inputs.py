@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..csvfiles import open_csv
 from ..errors import HunkmetricsError
 
 PATCH_SUFFIXES = (".diff", ".patch")
@@ -182,11 +183,7 @@ def _manifest_rows(path: Path, defaults: Defaults, seen: set[str] | None = None)
     With `seen`, ids are collected there and duplicates are an error."""
     base = path.parent
     default_repo = _absolute(defaults.repo) if defaults.repo else None
-    try:
-        handle = path.open(newline="", encoding="utf-8-sig")
-    except OSError as exc:
-        raise HunkmetricsError(f"{path}: cannot read the manifest ({exc.strerror})") from None
-    with handle:
+    with open_csv(path, "the manifest") as handle:
         reader = csv.reader(handle)
         try:
             header = next(reader, None)

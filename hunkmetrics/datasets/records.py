@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..errors import HunkmetricsError
+from ..jsonvalues import as_bool, as_float, as_int, as_str
 
 
 def encode_record(record: dict[str, Any]) -> bytes:
@@ -183,24 +184,6 @@ def _get(record: Mapping[str, object], *keys: str) -> object:
     return value
 
 
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _float(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
-
-
-def _str(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _bool(value: object) -> bool | None:
-    return value if isinstance(value, bool) else None
-
-
 def _count(value: object) -> int | None:
     return len(value) if isinstance(value, list) else None
 
@@ -298,53 +281,53 @@ def parse_result(raw: Mapping[str, object]) -> ResultRecord:
         if isinstance(config, dict)
         else {}
     )
-    commit = _str(raw.get("commit"))
+    commit = as_str(raw.get("commit"))
     return ResultRecord(
         id=str(raw["id"]),
         error=None if error is None else error if isinstance(error, str) else str(error),
-        patch=_str(raw.get("patch")),
-        profile=_str(raw.get("profile")),
-        hunk_count=_int(raw.get("hunk_count")),
+        patch=as_str(raw.get("patch")),
+        profile=as_str(raw.get("profile")),
+        hunk_count=as_int(raw.get("hunk_count")),
         divergence=DivergenceSummary(
-            value=_float(_get(raw, "divergence", "value")),
-            lexical=_float(_get(raw, "divergence", "means", "lexical")),
-            structural=_float(_get(raw, "divergence", "means", "structural")),
-            file=_float(_get(raw, "divergence", "means", "file")),
+            value=as_float(_get(raw, "divergence", "value")),
+            lexical=as_float(_get(raw, "divergence", "means", "lexical")),
+            structural=as_float(_get(raw, "divergence", "means", "structural")),
+            file=as_float(_get(raw, "divergence", "means", "file")),
             excluded_hunks=_count(_get(raw, "divergence", "excluded_hunks")),
         ),
         proximity=ProximitySummary(
-            label=_str(_get(raw, "proximity", "class")),
-            files=_int(_get(raw, "proximity", "files")),
-            packages=_int(_get(raw, "proximity", "packages")),
-            classes=_int(_get(raw, "proximity", "classes")),
-            methods=_int(_get(raw, "proximity", "methods")),
-            shared_package_depth=_int(_get(raw, "proximity", "shared_package_depth")),
-            located_by=_str(_get(raw, "proximity", "located_by")),
+            label=as_str(_get(raw, "proximity", "class")),
+            files=as_int(_get(raw, "proximity", "files")),
+            packages=as_int(_get(raw, "proximity", "packages")),
+            classes=as_int(_get(raw, "proximity", "classes")),
+            methods=as_int(_get(raw, "proximity", "methods")),
+            shared_package_depth=as_int(_get(raw, "proximity", "shared_package_depth")),
+            located_by=as_str(_get(raw, "proximity", "located_by")),
             unplaced_hunks=_count(_get(raw, "proximity", "unplaced_hunks")),
-            cutoff=_int(_get(raw, "proximity", "cutoff")),
+            cutoff=as_int(_get(raw, "proximity", "cutoff")),
         ),
-        source=_str(_get(raw, "source", "description")),
-        source_side=_str(_get(raw, "source", "side")),
+        source=as_str(_get(raw, "source", "description")),
+        source_side=as_str(_get(raw, "source", "side")),
         warnings=_count(raw.get("warnings")),
         warning_messages=_texts(raw.get("warnings")),
         config=RunConfig(
-            profile=_str(_get(raw, "config", "profile")),
-            cutoff=_int(_get(raw, "config", "cutoff")),
-            distributed_weight=_float(_get(raw, "config", "distributed_weight")),
-            hunking=_str(_get(raw, "config", "hunking")),
-            reverse=_bool(_get(raw, "config", "reverse")),
-            fingerprint=_str(_get(raw, "config", "fingerprint")),
+            profile=as_str(_get(raw, "config", "profile")),
+            cutoff=as_int(_get(raw, "config", "cutoff")),
+            distributed_weight=as_float(_get(raw, "config", "distributed_weight")),
+            hunking=as_str(_get(raw, "config", "hunking")),
+            reverse=as_bool(_get(raw, "config", "reverse")),
+            fingerprint=as_str(_get(raw, "config", "fingerprint")),
             settings=settings,
         ),
-        tool_version=_str(_get(raw, "tool", "version")),
+        tool_version=as_str(_get(raw, "tool", "version")),
         commit=None
         if commit is None
         else CommitMeta(
             commit,
-            parent=_str(raw.get("parent")),
-            summary=_str(raw.get("summary")),
-            date=_str(raw.get("date")),
-            author=_str(raw.get("author")),
+            parent=as_str(raw.get("parent")),
+            summary=as_str(raw.get("summary")),
+            date=as_str(raw.get("date")),
+            author=as_str(raw.get("author")),
         ),
     )
 

@@ -36,6 +36,7 @@ from hunkmetrics.agents.metrics import VALIDATE
 from hunkmetrics.agents.model import TOKEN_CONVENTION
 from hunkmetrics.agents.study.ids import bug_key, normalize_bug_id
 from hunkmetrics.agents.study.records import NO_TOKENS, STUDY_IMPORT
+from hunkmetrics.csvfiles import open_csv
 from hunkmetrics.documents.build import TOOL
 from hunkmetrics.documents.shapes import ATTEMPT_OK
 from hunkmetrics.errors import HunkmetricsError
@@ -91,11 +92,7 @@ class _ActionRows:
 
 
 def _read_csv(path: Path, warnings: list[str]) -> _Table:
-    try:
-        handle = path.open(newline="", encoding="utf-8-sig")
-    except OSError as exc:
-        raise HunkmetricsError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    with handle:
+    with open_csv(path) as handle:
         reader = csv.reader(handle)
         header = [h.strip() for h in next(reader, [])]
         if not header:
@@ -123,11 +120,7 @@ def _read_csv(path: Path, warnings: list[str]) -> _Table:
 
 def _read_actions(path: Path) -> _ActionRows:
     actions: dict[str, list[tuple[str, str, str]]] = {}
-    try:
-        handle = path.open(newline="", encoding="utf-8-sig")
-    except OSError as exc:
-        raise HunkmetricsError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    with handle:
+    with open_csv(path) as handle:
         reader = csv.DictReader(handle)
         need = {"bug", "tool", "command", "parsed_command", "category"}
         if not need <= {(h or "").strip() for h in reader.fieldnames or []}:

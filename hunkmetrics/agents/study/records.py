@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from hunkmetrics.agents.study.ids import bug_key, normalize_bug_id
 from hunkmetrics.errors import HunkmetricsError
+from hunkmetrics.jsonvalues import as_bool, as_dict, as_float, as_int, as_str
 
 __all__ = ["HunkTouch", "StudyAttempt", "iter_attempts", "parse_attempt", "read_attempts"]
 
@@ -87,28 +88,6 @@ class StudyAttempt:
         return "passing" if self.repaired else "failing"
 
 
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _float(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
-
-
-def _bool(value: object) -> bool | None:
-    return value if isinstance(value, bool) else None
-
-
-def _str(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _dict(value: object) -> dict[str, object]:
-    return value if isinstance(value, dict) else {}
-
-
 def _strings(value: object) -> tuple[str, ...] | None:
     """The strings of a JSON list (other items left out); None when it is not a list."""
     if not isinstance(value, list):
@@ -123,55 +102,55 @@ def _list(value: object) -> list[object]:
 
 
 def _reach(value: object) -> int | None:
-    return _int(_dict(value).get("action"))
+    return as_int(as_dict(value).get("action"))
 
 
 def parse_attempt(raw: Mapping[str, object]) -> StudyAttempt:
     """One attempt line (a JSON object) as a StudyAttempt."""
-    tokens = _dict(raw.get("tokens"))
+    tokens = as_dict(raw.get("tokens"))
     categories: dict[str, int] = {}
     for item in _list(raw.get("categories")):
-        entry = _dict(item)
-        name, count = _str(entry.get("category")), _int(entry.get("actions"))
+        entry = as_dict(item)
+        name, count = as_str(entry.get("category")), as_int(entry.get("actions"))
         if name is not None and count is not None:
             categories[sys.intern(name)] = categories.get(name, 0) + count
     hunks = tuple(
         HunkTouch(
-            _int(h.get("hunk")) or 0,
+            as_int(h.get("hunk")) or 0,
             _reach(h.get("read_file")),
             _reach(h.get("read_method")),
             _reach(h.get("edited")),
         )
-        for h in map(_dict, _list(raw.get("hunks")))
+        for h in map(as_dict, _list(raw.get("hunks")))
     )
-    source = _str(raw.get("source")) or EVALUATE
+    source = as_str(raw.get("source")) or EVALUATE
     shell = _strings(raw.get("unique_shell_commands"))
     sequence = _strings(raw.get("sequence"))
-    actions, calls = _int(raw.get("actions")), _int(raw.get("tool_calls"))
+    actions, calls = as_int(raw.get("actions")), as_int(raw.get("tool_calls"))
     if source == STUDY_IMPORT and sequence is None:
         shell = None  # the study's count files do not name the commands
         if not categories:
             actions = calls = None  # no count file for this bug: unknown, not 0
     error = raw.get("error")
-    if (_str(tokens.get("source")) or "").startswith(NO_TOKENS):
+    if (as_str(tokens.get("source")) or "").startswith(NO_TOKENS):
         tokens = {}  # the line says its tokens are unknown (its zeros are placeholders)
     return StudyAttempt(
         id=str(raw.get("id", "")),
-        agent=_str(raw.get("agent")) or "",
-        bug=normalize_bug_id(_str(raw.get("bug")) or ""),
-        condition=_str(raw.get("condition")),
+        agent=as_str(raw.get("agent")) or "",
+        bug=normalize_bug_id(as_str(raw.get("bug")) or ""),
+        condition=as_str(raw.get("condition")),
         source=source,
         error=None if error is None else str(error),
-        ls=_bool(raw.get("ls")),
-        compiled=_bool(raw.get("compiled")),
-        repaired=_bool(raw.get("repaired")),
-        regression_reduction=_int(raw.get("regression_reduction")),
-        input_tokens=_int(tokens.get("input")),
-        output_tokens=_int(tokens.get("output")),
-        input_uncached=_int(tokens.get("input_uncached")),
-        cache_read=_int(tokens.get("cache_read")),
-        cache_write=_int(tokens.get("cache_write")),
-        runtime_s=_float(_dict(raw.get("runtime")).get("seconds")),
+        ls=as_bool(raw.get("ls")),
+        compiled=as_bool(raw.get("compiled")),
+        repaired=as_bool(raw.get("repaired")),
+        regression_reduction=as_int(raw.get("regression_reduction")),
+        input_tokens=as_int(tokens.get("input")),
+        output_tokens=as_int(tokens.get("output")),
+        input_uncached=as_int(tokens.get("input_uncached")),
+        cache_read=as_int(tokens.get("cache_read")),
+        cache_write=as_int(tokens.get("cache_write")),
+        runtime_s=as_float(as_dict(raw.get("runtime")).get("seconds")),
         tool_calls=calls,
         actions=actions,
         categories=MappingProxyType(categories),
