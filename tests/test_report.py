@@ -725,3 +725,16 @@ def test_numpy_auc_equals_the_rank_auc(pos: list[int], neg: list[int]) -> None:
     from hunkmetrics.report.stats import _auc_sorted
 
     assert _auc_sorted(np.array(pos, float), np.array(neg, float)) == pytest.approx(auc(pos, neg))
+
+
+def test_a_patch_of_many_hunks_gets_a_log_axis(tmp_path: Path) -> None:
+    # Past 40 hunks the scatter's x axis turns logarithmic (docs/report.md); a mined
+    # commit of 316 hunks made that branch fail before.
+    path = write_jsonl(
+        tmp_path / "r.jsonl",
+        [record("a", 0.3, 2, "Cluster"), record("b", 4.1, 316, "Fragment")],
+    )
+    report = build_report(path)
+    assert_self_contained(report.html)
+    assert report.records == 2
+    assert "hunks in the patch (n), log scale" in report.html

@@ -150,6 +150,11 @@ def summary(
         traits = read_bug_traits(bugs) if bugs is not None else None
         settings = Settings(top_k=top_k, resamples=resamples, seed=seed, min_runtime_s=min_runtime)
         result = summarize(iter_attempts(attempts), traits, settings)
+        if result.attempts == 0:
+            raise HunkmetricsError(
+                f"{attempts}: no attempt lines (make them with `agents evaluate` or "
+                "`agents import-study`)"
+            )
         tables = result.tables()
         if only is not None:
             tables = [t for t in result.tables(per_bug=True) if t.name == only]

@@ -250,8 +250,8 @@ def divergence_vs_hunks(records: Sequence[Record]) -> str:
             ax.xaxis.set_minor_formatter(NullFormatter())
         else:
             locator = ax.xaxis.get_major_locator()
-        if isinstance(locator, MaxNLocator):  # the default one (AutoLocator) is
-            locator.set_params(integer=True)
+            if isinstance(locator, MaxNLocator):  # the default one (AutoLocator) is
+                locator.set_params(integer=True)
         ax.set_xlabel("hunks in the patch (n)" + (", log scale" if log_x else ""))
         ax.set_ylabel("Div(P)")
         ax.set_ylim(bottom=-0.05)

@@ -202,3 +202,11 @@ def test_evaluate_then_summary(tmp_path: Path) -> None:
     # Foo.java's hunk: read at action 3 (4 actions in), edited at action 7 (8 in).
     row = next(r for r in touch if r["agent"] == "claude")
     assert (row["read_median_actions"], row["edit_median_actions"]) == (4.0, 8.0)
+
+
+def test_summary_of_no_attempts_is_an_input_error(tmp_path: Path) -> None:
+    empty = tmp_path / "none.jsonl"
+    empty.write_text("\n")  # a blank line is no attempt
+    result = runner.invoke(app, ["agents", "summary", str(empty)])
+    assert result.exit_code == 2
+    assert "no attempt lines" in result.stderr
