@@ -13,7 +13,7 @@ from typing import Literal
 
 import tree_sitter as ts
 
-from ..patch.model import FileDiff, Hunk, LineKind
+from ..patch.model import FileDiff, Hunk, Line, LineKind
 from .fragment import Side, cached_fragment
 from .index import ParseCache
 from .languages import Language, default_languages
@@ -75,8 +75,7 @@ def _inside_block_comment(hunk: Hunk, side: str, language: Language) -> bool:
     fragments assume (fragment.py)."""
     if language.fragment != "braces":
         return False
-    drop = LineKind.ADDED if side == "pre" else LineKind.REMOVED
-    lines = [line.text for line in hunk.lines if line.kind is not drop]
+    lines = [line.text for line in _side_lines(hunk, side)]
     if any("/*" in text or "*/" in text for text in lines):
         return False
     if not all(text.lstrip().startswith("*") for text in lines if text.strip()):
@@ -94,8 +93,7 @@ def _open_block_comment(hunk: Hunk, side: str, language: Language) -> bool:
     continuation lines (` * …`) or blank ones, and every changed line must be in it."""
     if language.fragment != "braces":
         return False
-    drop = LineKind.ADDED if side == "pre" else LineKind.REMOVED
-    shown = [line for line in hunk.lines if line.kind is not drop]
+    shown = _side_lines(hunk, side)
     texts = [line.text.strip() for line in shown]
     changed = [i for i, line in enumerate(shown) if line.kind is not LineKind.CONTEXT]
     if not changed:
@@ -107,6 +105,12 @@ def _open_block_comment(hunk: Hunk, side: str, language: Language) -> bool:
     if closed and all(_continues(t) for t in texts[: closed[0]]):
         return changed[-1] <= closed[0]
     return False
+
+
+def _side_lines(hunk: Hunk, side: str) -> list[Line]:
+    """The hunk's lines on one side: context and removed (pre) or added (post)."""
+    drop = LineKind.ADDED if side == "pre" else LineKind.REMOVED
+    return [line for line in hunk.lines if line.kind is not drop]
 
 
 def _continues(text: str) -> bool:

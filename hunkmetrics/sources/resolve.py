@@ -163,11 +163,12 @@ def _whole(file_diff: FileDiff, data: bytes, side: Side, reasons: list[str]) -> 
 
 
 def _blob(file_diff: FileDiff, side: Side) -> str | None:
+    """The `index` line's blob name of `side`, if any."""
     return file_diff.old_blob if side == "pre" else file_diff.new_blob
 
 
 def _matches(file_diff: FileDiff, data: bytes, side: Side, reasons: list[str]) -> set[Side]:
-    blob = file_diff.old_blob if side == "pre" else file_diff.new_blob
+    blob = _blob(file_diff, side)
     if blob:
         if blob_matches(data, blob):
             return {side}
