@@ -28,7 +28,7 @@ from .metrics.profiles import DEFAULT_PROFILE, Profile
 from .metrics.profiles import profile as get_profile
 from .metrics.proximity import ProximityResult, classify
 from .patch.model import Patch
-from .patch.parse import parse_patch, read_patch
+from .patch.parse import parse_patch, read_patch, read_patch_bytes
 from .patch.regions import recut_regions
 from .sources.readers import FileReader, open_reader
 from .sources.resolve import Sources, resolve_sources
@@ -331,7 +331,7 @@ def open_workspace(
             except SourceError as exc:
                 if strip is not None or isinstance(patch, Patch):
                     raise
-                retry = _Retry(patch, reverse, hunking, stdin, selection)
+                retry = _Retry.of(patch, stdin, reverse, hunking, selection)
                 parsed, sources = _other_strip(retry, parsed, reader, exc)
         except Exception:
             reader.close()
@@ -341,23 +341,37 @@ def open_workspace(
 
 @dataclass(frozen=True, slots=True)
 class _Retry:
-    """What `load_patch` needs to read the same input again."""
+    """The patch's text, read once, and what parsing it again needs."""
 
-    patch: PatchInput
+    data: bytes | str
+    name: str
     reverse: bool
     hunking: Hunking
-    stdin: bytes | None
     selection: PathSelection
 
+    @classmethod
+    def of(
+        cls,
+        patch: PatchInput,
+        stdin: bytes | None,
+        reverse: bool,
+        hunking: Hunking,
+        selection: PathSelection,
+    ) -> _Retry:
+        """`patch` as `load_patch` took it (not a Patch): diff text, `-` or a path."""
+        if isinstance(patch, bytes) or isinstance(patch, str) and is_diff_text(patch):
+            data, name = patch, "<patch>"
+        elif str(patch) == "-" and stdin is not None:
+            data, name = stdin, "<stdin>"
+        else:
+            data, name = read_patch_bytes(str(patch)), str(patch)
+        return cls(data, name, reverse, hunking, selection)
+
     def load(self, strip: int) -> Patch:
-        return load_patch(
-            self.patch,
-            reverse=self.reverse,
-            hunking=self.hunking,
-            stdin=self.stdin,
-            selection=self.selection,
-            strip=strip,
+        parsed = parse_patch(
+            self.data, name=self.name, reverse=self.reverse, hunking=self.hunking, strip=strip
         )
+        return self.selection.apply(parsed)
 
 
 def _other_strip(

@@ -100,3 +100,12 @@ def test_no_reading_fits_reports_the_guess(tmp_path: Path) -> None:
     tree = _tree(tmp_path, {"Other.java": Y_JAVA})
     with pytest.raises(SourceError, match="x b/Y.java"):
         open_workspace(SAME_NAMES, repo=tree)
+
+
+def test_a_patch_file_read_again_keeps_its_name(tmp_path: Path) -> None:
+    tree = _tree(tmp_path / "tree", {"Y.java": Y_JAVA})
+    patch = tmp_path / "fix.diff"
+    patch.write_bytes(SAME_NAMES)
+    with open_workspace(patch, repo=tree) as workspace:
+        assert [f.path for f in workspace.patch.files] == ["Y.java"]
+        assert workspace.patch.name == str(patch)
