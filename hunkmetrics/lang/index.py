@@ -13,7 +13,7 @@ import tree_sitter as ts
 from ..patch.model import Hunk
 from .hooks.base import Placement
 from .incremental import Header, header_edits, headers, reversed_headers
-from .javaparser_shape import ShapedTree
+from .javaparser_diameter import BirchTree
 from .languages import Language
 from .names import clean_type, join, text
 from .parents import parents_of
@@ -90,7 +90,9 @@ class ParseCache:
         tuple[tuple[str, str, str, str | None], tuple[tuple[int, int], ...]], FileIndex
     ] = field(default_factory=dict)
     fragments: dict[tuple[object, ...], object] = field(default_factory=dict)
-    shaped: dict[tuple[str, str], ShapedTree | None] = field(default_factory=dict)
+    shaped: dict[tuple[str, str, tuple[tuple[int, int], ...] | None], BirchTree | None] = field(
+        default_factory=dict
+    )
     parses: int = 0
     # content hash of an image -> (the other image, its hash, the hunks' headers from
     # the other to this one)
@@ -145,12 +147,17 @@ class ParseCache:
         self.incremental_parses += 1
         return tree
 
-    def birch_tree(self, language: Language, data: bytes) -> ShapedTree | None:
-        """The language's birch tree of `data` (`Hooks.birch_tree`; None where it has
-        none), built once per distinct text from this cache's parse."""
-        key = (language.name, _digest(data))
+    def birch_tree(
+        self, language: Language, data: bytes, near: Sequence[tuple[int, int]] | None = None
+    ) -> BirchTree | None:
+        """The language's birch tree of `data` (`Hooks.birch_tree`, near the given line
+        ranges; None where it has none), built once per distinct text and ranges from
+        this cache's parse."""
+        key = (language.name, _digest(data), None if near is None else tuple(near))
         if key not in self.shaped:
-            self.shaped[key] = language.hooks.birch_tree(data, lambda d: self.tree(language, d))
+            self.shaped[key] = language.hooks.birch_tree(
+                data, lambda d: self.tree(language, d), near
+            )
         return self.shaped[key]
 
     def index(

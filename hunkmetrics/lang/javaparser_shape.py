@@ -35,7 +35,7 @@ recursion, so deep nesting is safe) in time linear in the tree's size.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain
@@ -266,7 +266,7 @@ NO_BEGIN: Final = 2**31 - 1
 NO_END: Final = -1
 
 # roles: how a tree-sitter node is read in its position
-_EXPR, _NAME, _QNAME, _COND, _FOR_INIT, _STMT, _MEMBER, _TYPE = range(8)
+EXPR, NAME, QNAME, COND, FOR_INIT, STMT, MEMBER, TYPE = range(8)
 
 IntArray = npt.NDArray[np.int32]
 
@@ -320,7 +320,7 @@ def _last_line(node: ts.Node) -> int:
     return row + 1
 
 
-def _children(node: ts.Node) -> list[tuple[ts.Node, str | None]]:
+def children_with_fields(node: ts.Node) -> list[tuple[ts.Node, str | None]]:
     out: list[tuple[ts.Node, str | None]] = []
     cursor = node.walk()
     more = cursor.goto_first_child()
@@ -332,27 +332,30 @@ def _children(node: ts.Node) -> list[tuple[ts.Node, str | None]]:
     return out
 
 
-def _role(parent_type: str, child: ts.Node, field: str | None) -> int:
-    """The role of a named child in its parent (the parent may be a wrapper)."""
+def role_of(parent_type: str, child_type: str, field: str | None) -> int:
+    """The role of a named child (of type `child_type`, in `field`) in its parent (the
+    parent may be a wrapper)."""
     if field in NAME_FIELDS:
-        return _QNAME if parent_type in QUALIFIED_NAME_PARENTS else _NAME
-    if parent_type in QUALIFIED_NAME_PARENTS and child.type in ("identifier", "scoped_identifier"):
-        return _QNAME
-    if parent_type in CONDITION_PARENTS and child.type == "parenthesized_expression":
-        return _COND
-    if parent_type in NAME_PARENTS and child.type == "identifier":
-        return _NAME
+        return QNAME if parent_type in QUALIFIED_NAME_PARENTS else NAME
+    if parent_type in QUALIFIED_NAME_PARENTS and child_type in ("identifier", "scoped_identifier"):
+        return QNAME
+    if parent_type in CONDITION_PARENTS and child_type == "parenthesized_expression":
+        return COND
+    if parent_type in NAME_PARENTS and child_type == "identifier":
+        return NAME
     if parent_type in STATEMENT_PARENTS:
-        return _STMT
+        return STMT
     if parent_type in MEMBER_PARENTS:
-        return _MEMBER
+        return MEMBER
     if parent_type == "for_statement" and field == "init":
-        return _FOR_INIT
-    return _EXPR
+        return FOR_INIT
+    return EXPR
 
 
 class _Builder:
-    def __init__(self) -> None:
+    def __init__(self, near: Sequence[tuple[int, int]] | None = None) -> None:
+        # line ranges: a tree-sitter node none of whose lines falls in one is left out
+        self.near = None if near is None else [(min(a, b), max(a, b)) for a, b in near]
         # one row per node: (parent, depth, begin, end, kind id); one append per node
         self.nodes: list[tuple[int, int, int, int, int]] = []
         self.kind_ids: dict[str, int] = {}
@@ -382,7 +385,8 @@ class _Builder:
                 self.push(self.emit(kind, begin, end, parent), children)
             else:
                 node, role = spec
-                self._visit(node, role, parent)
+                if self.near is None or self._is_near(node):
+                    self._visit(node, role, parent)
 
         # one pass over the rows' values (faster than numpy reading a list of tuples)
         table = np.fromiter(
@@ -397,6 +401,11 @@ class _Builder:
             column(0), column(1), column(2), column(3), column(4), kinds, root.has_error
         )
 
+    def _is_near(self, node: ts.Node) -> bool:
+        # Every node built from a tree-sitter node lies within that node's rows.
+        first, last = node.start_point[0] + 1, node.end_point[0] + 1
+        return any(low <= last and first <= high for low, high in self.near or ())
+
     # ---- specs --------------------------------------------------------------------
 
     def _child_specs(self, node: ts.Node) -> list[_Spec]:
@@ -406,7 +415,7 @@ class _Builder:
         # children, next position) frames (not recursion), so that chains of wrappers
         # nest to any depth
         pending: list[tuple[str, list[tuple[ts.Node, str | None]], int]] = [
-            (node.type, _children(node), 0)
+            (node.type, children_with_fields(node), 0)
         ]
         while pending:
             parent_type, kids, position = pending.pop()
@@ -427,10 +436,10 @@ class _Builder:
                 ctype = child.type
                 if ctype in DROPPED:
                     continue
-                role = _role(parent_type, child, field)
-                if ctype in WRAPPERS or (role == _COND and ctype == "parenthesized_expression"):
+                role = role_of(parent_type, ctype, field)
+                if ctype in WRAPPERS or (role == COND and ctype == "parenthesized_expression"):
                     pending.append((parent_type, kids, position))  # resume after it
-                    pending.append((ctype, _children(child), 0))
+                    pending.append((ctype, children_with_fields(child), 0))
                     break
                 out.append((child, role))
         return out
@@ -440,15 +449,15 @@ class _Builder:
 
     def _type_specs(self, type_node: ts.Node, dims: ts.Node | None, end: int) -> _Spec:
         """A copy of a declared type, wrapped in one ArrayType per `[]` of `dims`."""
-        spec: _Spec = (type_node, _TYPE)
+        spec: _Spec = (type_node, TYPE)
         if type_node.type == "type_identifier" and type_node.text == b"var":
             spec = ("VarType", _first_line(type_node), _last_line(type_node), [])
-        for _ in range(_bracket_count(dims)):
+        for _ in range(bracket_count(dims)):
             spec = ("ArrayType", _first_line(type_node), end, [spec])
         return spec
 
     def _declarator(self, declarator: ts.Node, type_node: ts.Node) -> _Synthetic:
-        fields = _fields(declarator)
+        fields = fielded_children(declarator)
         name = fields.get("name")
         children: list[_Spec] = [
             self._type_specs(type_node, fields.get("dimensions"), _last_line(type_node))
@@ -457,7 +466,7 @@ class _Builder:
             children.append(self._simple_name(name))
         value = fields.get("value")
         if value is not None:
-            children.append((value, _EXPR))
+            children.append((value, EXPR))
         return ("VariableDeclarator", _first_line(declarator), _last_line(declarator), children)
 
     def _modifier_specs(self, node: ts.Node) -> list[_Spec]:
@@ -496,10 +505,10 @@ class _Builder:
     def _visit(self, node: ts.Node, role: int, parent: int) -> None:
         ntype = node.type
         begin, end = _first_line(node), _last_line(node)
-        if ntype == "identifier" or (ntype == "type_identifier" and role == _NAME):
-            if role == _NAME:
+        if ntype == "identifier" or (ntype == "type_identifier" and role == NAME):
+            if role == NAME:
                 self.emit("SimpleName", begin, end, parent)
-            elif role == _QNAME:
+            elif role == QNAME:
                 self.emit("Name", begin, end, parent)
             else:
                 expr = self.emit("NameExpr", begin, end, parent)
@@ -509,12 +518,12 @@ class _Builder:
             coit = self.emit("ClassOrInterfaceType", begin, end, parent)
             self.emit("SimpleName", begin, end, coit)
             return
-        if ntype == "scoped_identifier" or (role == _QNAME and ntype == "field_access"):
+        if ntype == "scoped_identifier" or (role == QNAME and ntype == "field_access"):
             # a.b.c as a qualified Name: Name(qualifier Name, identifier)
             index = self.emit("Name", begin, end, parent)
             scope = node.child_by_field_name("scope") or node.child_by_field_name("object")
             if scope is not None:
-                self.push(index, [(scope, _QNAME)])
+                self.push(index, [(scope, QNAME)])
             return
         if ntype in LEAVES:
             self.emit(JAVAPARSER_NAMES.get(ntype, ntype), begin, end, parent)
@@ -527,7 +536,7 @@ class _Builder:
         self.push(index, self._child_specs(node))
 
     def _block(self, node: ts.Node, role: int, parent: int, begin: int, end: int) -> None:
-        if role == _MEMBER:
+        if role == MEMBER:
             parent = self.emit("InitializerDeclaration", begin, end, parent)
         self.push(self.emit("BlockStmt", begin, end, parent), self._child_specs(node))
 
@@ -535,13 +544,13 @@ class _Builder:
         self, node: ts.Node, role: int, parent: int, begin: int, end: int
     ) -> None:
         index = self.emit("InitializerDeclaration", begin, end, parent)
-        self.push(index, [(c, _EXPR) for c in node.named_children if c.type == "block"])
+        self.push(index, [(c, EXPR) for c in node.named_children if c.type == "block"])
 
     def _local_declaration(
         self, node: ts.Node, role: int, parent: int, begin: int, end: int
     ) -> None:
         kind = LOCAL_DECLARATIONS[node.type]
-        if role == _STMT:
+        if role == STMT:
             parent = self.emit(kind, begin, end, parent)
         index = self.emit(JAVAPARSER_NAMES.get(node.type, node.type), begin, end, parent)
         self.push(index, self._child_specs(node))
@@ -552,7 +561,7 @@ class _Builder:
         if node.type in ("field_declaration", "constant_declaration"):
             index = self.emit("FieldDeclaration", begin, end, parent)
         else:
-            if role != _FOR_INIT:
+            if role != FOR_INIT:
                 parent = self.emit("ExpressionStmt", begin, end, parent)
             last = _last_line(declarators[-1]) if declarators else end
             index = self.emit("VariableDeclarationExpr", begin, last, parent)
@@ -563,14 +572,14 @@ class _Builder:
 
     def _parameter(self, node: ts.Node, role: int, parent: int, begin: int, end: int) -> None:
         index = self.emit("Parameter", begin, end, parent)
-        fields = _fields(node)
+        fields = fielded_children(node)
         specs = self._modifier_specs(node)
         type_node = fields.get("type")
         name = fields.get("name")
         if node.type == "spread_parameter":
             for child in node.named_children:
                 if child.type not in ("modifiers", "variable_declarator", *DROPPED):
-                    specs.append((child, _TYPE))
+                    specs.append((child, TYPE))
                 elif child.type == "variable_declarator":
                     name = child.child_by_field_name("name")
         elif node.type == "catch_formal_parameter":
@@ -578,14 +587,14 @@ class _Builder:
                 if child.type == "catch_type":
                     types = [c for c in child.named_children if c.type not in DROPPED]
                     if len(types) == 1:
-                        specs.append((types[0], _TYPE))
+                        specs.append((types[0], TYPE))
                     else:
                         specs.append(
                             (
                                 "UnionType",
                                 _first_line(child),
                                 _last_line(child),
-                                [(t, _TYPE) for t in types],
+                                [(t, TYPE) for t in types],
                             )
                         )
         elif type_node is not None:
@@ -596,7 +605,7 @@ class _Builder:
 
     def _enhanced_for(self, node: ts.Node, role: int, parent: int, begin: int, end: int) -> None:
         index = self.emit("ForEachStmt", begin, end, parent)
-        fields = _fields(node)
+        fields = fielded_children(node)
         type_node, name = fields.get("type"), fields.get("name")
         specs: list[_Spec] = []
         if type_node is not None and name is not None:
@@ -620,11 +629,11 @@ class _Builder:
                 if child.type == ";":
                     specs.append(("EmptyStmt", _first_line(child), _last_line(child), []))
                 else:
-                    specs.append((child, _STMT if key == "body" else _EXPR))
+                    specs.append((child, STMT if key == "body" else EXPR))
         self.push(index, specs)
 
     def _resource(self, node: ts.Node, role: int, parent: int, begin: int, end: int) -> None:
-        fields = _fields(node)
+        fields = fielded_children(node)
         type_node, name, value = fields.get("type"), fields.get("name"), fields.get("value")
         if type_node is None or name is None:
             self.push(parent, self._child_specs(node))  # `try (existing)`: a plain expression
@@ -635,7 +644,7 @@ class _Builder:
             self._simple_name(name),
         ]
         if value is not None:
-            children.append((value, _EXPR))
+            children.append((value, EXPR))
         self.push(
             index,
             [*self._modifier_specs(node), ("VariableDeclarator", _first_line(name), end, children)],
@@ -665,10 +674,10 @@ class _Builder:
         body = node.child_by_field_name("body")
         if body is not None:
             if body.type == "block":
-                specs.append((body, _EXPR))
+                specs.append((body, EXPR))
             else:
                 specs.append(
-                    ("ExpressionStmt", _first_line(body), _last_line(body), [(body, _EXPR)])
+                    ("ExpressionStmt", _first_line(body), _last_line(body), [(body, EXPR)])
                 )
         self.push(index, specs)
 
@@ -680,13 +689,13 @@ class _Builder:
         specs: list[_Spec] = []
         if named:
             scope = named[0]
-            if _is_name_chain(scope):
+            if is_name_chain(scope):
                 scope_spec = self._name_chain_type(scope)
                 specs.append(("TypeExpr", _first_line(scope), _last_line(scope), [scope_spec]))
             elif scope.type in TYPE_NODES:
-                specs.append(("TypeExpr", _first_line(scope), _last_line(scope), [(scope, _TYPE)]))
+                specs.append(("TypeExpr", _first_line(scope), _last_line(scope), [(scope, TYPE)]))
             else:
-                specs.append((scope, _EXPR))
+                specs.append((scope, EXPR))
             for child in named[1:]:
                 if child.type == "type_arguments":
                     specs.extend(self._child_specs(child))
@@ -717,7 +726,7 @@ class _Builder:
         if field is not None and field.type in ("this", "super") and scope is not None:
             # Outer.this: ThisExpr(typeName Name)
             kind = "ThisExpr" if field.type == "this" else "SuperExpr"
-            self.push(self.emit(kind, begin, end, parent), [(scope, _QNAME)])
+            self.push(self.emit(kind, begin, end, parent), [(scope, QNAME)])
             return
         self.push(self.emit("FieldAccessExpr", begin, end, parent), self._child_specs(node))
 
@@ -728,9 +737,9 @@ class _Builder:
         dims = node.child_by_field_name("dimensions")
         annotations: list[_Spec] = []
         if dims is not None:
-            annotations = [(c, _EXPR) for c in dims.named_children if c.type not in DROPPED]
-        inner: _Spec | None = (element, _TYPE) if element is not None else None
-        for _ in range(max(1, _bracket_count(dims)) - 1):
+            annotations = [(c, EXPR) for c in dims.named_children if c.type not in DROPPED]
+        inner: _Spec | None = (element, TYPE) if element is not None else None
+        for _ in range(max(1, bracket_count(dims)) - 1):
             inner = ("ArrayType", begin, end, [inner] if inner is not None else [])
         index = self.emit("ArrayType", begin, end, parent)
         self.push(index, annotations + ([inner] if inner is not None else []))
@@ -747,13 +756,11 @@ class _Builder:
         for position, child in enumerate(todo):
             if child.type == "type_arguments":
                 specs.extend(self._child_specs(child))
-            elif (
-                child.type == "type_identifier" and not name_seen and _is_last_name(todo, position)
-            ):
+            elif child.type == "type_identifier" and not name_seen and is_last_name(todo, position):
                 specs.append(self._simple_name(child))
                 name_seen = True
             else:
-                specs.append((child, _TYPE))
+                specs.append((child, TYPE))
         self.push(index, specs)
 
     def _array_creation(self, node: ts.Node, role: int, parent: int, begin: int, end: int) -> None:
@@ -763,10 +770,10 @@ class _Builder:
             if child.type == "dimensions":
                 line = _first_line(child)
                 specs.extend(
-                    ("ArrayCreationLevel", line, line, []) for _ in range(_bracket_count(child))
+                    ("ArrayCreationLevel", line, line, []) for _ in range(bracket_count(child))
                 )
             elif child.type not in DROPPED:
-                specs.append((child, _TYPE if child == node.child_by_field_name("type") else _EXPR))
+                specs.append((child, TYPE if child == node.child_by_field_name("type") else EXPR))
         self.push(index, specs)
 
     def _wildcard(self, node: ts.Node, role: int, parent: int, begin: int, end: int) -> None:
@@ -783,7 +790,7 @@ class _Builder:
             elif child.type == "type_bound":
                 specs.extend(self._child_specs(child))
             elif child.type not in DROPPED:
-                specs.append((child, _EXPR))
+                specs.append((child, EXPR))
         self.push(index, specs)
 
 
@@ -796,22 +803,22 @@ def _spec_begin(spec: _Spec) -> int:
     return spec[1] if len(spec) == 4 else _first_line(spec[0])
 
 
-def _fields(node: ts.Node) -> dict[str, ts.Node]:
+def fielded_children(node: ts.Node) -> dict[str, ts.Node]:
     """The node's fielded children (the first child of each field)."""
     out: dict[str, ts.Node] = {}
-    for child, field in _children(node):
+    for child, field in children_with_fields(node):
         if field is not None and field not in out:
             out[field] = child
     return out
 
 
-def _bracket_count(dims: ts.Node | None) -> int:
+def bracket_count(dims: ts.Node | None) -> int:
     if dims is None:
         return 0
     return sum(1 for c in dims.children if c.type == "[")
 
 
-def _is_name_chain(node: ts.Node) -> bool:
+def is_name_chain(node: ts.Node) -> bool:
     """identifier, or field_access of identifiers only (`a.b.c`)."""
     cursor: ts.Node | None = node
     while cursor is not None and cursor.type == "field_access":
@@ -822,7 +829,7 @@ def _is_name_chain(node: ts.Node) -> bool:
     return cursor is not None and cursor.type == "identifier"
 
 
-def _is_last_name(children: list[ts.Node], position: int) -> bool:
+def is_last_name(children: list[ts.Node], position: int) -> bool:
     """Whether the type_identifier at `position` is the type's own name (the last one
     before any type arguments), rather than its scope."""
     return not any(c.type == "type_identifier" for c in children[position + 1 :])
@@ -855,11 +862,19 @@ _HANDLERS: Final = {
 }
 
 
-def reshape(root: ts.Node, last_line: int = 0) -> ShapedTree:
+def reshape(
+    root: ts.Node, last_line: int = 0, near: Sequence[tuple[int, int]] | None = None
+) -> ShapedTree:
     """The JavaParser-shaped tree of a tree-sitter-java `program` node. The compilation
     unit spans line 1 to `last_line` (JavaParser: the line of the file's last character;
-    `file_last_line`), or to the last line of the root's code when 0."""
-    return _Builder().build(root, last_line)
+    `file_last_line`), or to the last line of the root's code when 0.
+
+    With `near` (line ranges, first and last in either order), only the nodes whose
+    tree-sitter node has a line in one of the ranges, with all their ancestors: every node
+    that covers lines of those ranges is there, at its depth, in the same pre-order, so
+    anchors and distances of spans within the ranges are those of the whole tree (not
+    the diameter: see javaparser_diameter)."""
+    return _Builder(near).build(root, last_line)
 
 
 def file_last_line(source: bytes) -> int:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from ..lang.javaparser_diameter import diameter
 from ..lang.javaparser_shape import ShapedTree
 
 
@@ -66,24 +67,6 @@ def distance(tree: ShapedTree, a: int, b: int) -> int:
     return int(depth[a] + depth[b] - 2 * depth[x])
 
 
-def diameter(tree: ShapedTree) -> int:
-    """The longest path in the tree, in edges (0 is read as 1, as the study did). One
-    pass over the nodes in reverse pre-order: children come before their parents."""
-    n = len(tree)
-    height = [0] * n  # longest downward path from each node
-    best = 0
-    parents = tree.parent.tolist()
-    for node in range(n - 1, 0, -1):
-        up = parents[node]
-        through = height[node] + 1
-        above = height[up]
-        if above + through > best:
-            best = above + through
-        if through > above:
-            height[up] = through
-    return best if best > 0 else 1
-
-
 def structural(dist: int, diam: int) -> float:
     """S = ln(1 + dist) / ln(1 + diameter)."""
     return math.log1p(dist) / math.log1p(diam)
@@ -98,6 +81,7 @@ class FileStructure:
 
     @classmethod
     def of(cls, tree: ShapedTree) -> FileStructure:
+        """The structure of a whole tree (its diameter measured on it)."""
         return cls(tree, diameter(tree))
 
     def anchors(self, spans: Sequence[tuple[int, int]]) -> list[int]:

@@ -13,7 +13,7 @@ from typing import NamedTuple, Protocol
 import tree_sitter as ts
 
 from ..evidence import Basis
-from ..javaparser_shape import ShapedTree
+from ..javaparser_diameter import BirchTree
 from ..names import SPACE_RE, text
 from ..paths import directory_package
 
@@ -121,8 +121,14 @@ class Hooks:
         path) so that they parse, or None to parse them without one."""
         return None
 
-    def birch_tree(self, data: bytes, parse: Callable[[bytes], ts.Tree]) -> ShapedTree | None:
+    def birch_tree(
+        self,
+        data: bytes,
+        parse: Callable[[bytes], ts.Tree],
+        near: Sequence[tuple[int, int]] | None = None,
+    ) -> BirchTree | None:
         """The tree the birch profile's structural term is measured on (the study's
-        parser's node shape), from the file's bytes and a parse function; None where the
-        study defined none (every language but Java)."""
+        parser's node shape), from the file's bytes and a parse function; with `near`
+        (line ranges), only its nodes near those lines, with the whole tree's diameter.
+        None where the study defined none (every language but Java)."""
         return None

@@ -9,7 +9,7 @@ from pathlib import PurePosixPath
 
 import tree_sitter as ts
 
-from ..javaparser_shape import ShapedTree, shape_parsed
+from ..javaparser_diameter import BirchTree, birch_tree
 from ..names import clean_type, text
 from ..paths import dotted_directory
 from .base import DiffPackage, FragmentHeader, Hooks
@@ -64,8 +64,13 @@ class JavaHooks(Hooks):
             return FragmentHeader(section, opens_type=True)
         return FragmentHeader(f"class {PurePosixPath(path).stem} {{", opens_type=True, seen=False)
 
-    def birch_tree(self, data: bytes, parse: Callable[[bytes], ts.Tree]) -> ShapedTree:
-        return shape_parsed(data, parse)  # JavaParser's node shape, as the study measured
+    def birch_tree(
+        self,
+        data: bytes,
+        parse: Callable[[bytes], ts.Tree],
+        near: Sequence[tuple[int, int]] | None = None,
+    ) -> BirchTree:
+        return birch_tree(data, parse, near)  # JavaParser's node shape, as the study measured
 
 
 HOOKS = JavaHooks()

@@ -52,19 +52,22 @@ def ast_path_distance(inputs: PairInputs) -> np.ndarray:
             continue
         texts = inputs.sources.texts(file_diff) if inputs.sources is not None else None
         post = texts.post if texts is not None else None
-        tree = inputs.cache.birch_tree(rules, post) if post is not None else None
+        tree = None
+        if post is not None:
+            lines = post_line_count(post.decode("utf-8", errors="replace"))
+            spans = [post_span(inputs.hunks[k][0], lines) for k in members]
+            tree = inputs.cache.birch_tree(rules, post, near=spans)
         if post is None or tree is None:
             no_source.extend(members)
             _edit_bags(inputs, members, out)
             continue
-        if tree.has_error:
+        if tree.nodes.has_error:
             inputs.warnings.append(
                 f"{path}: the post-image does not parse cleanly; birch's AST distances in "
                 "this file are measured on a partly recovered tree"
             )
-        lines = post_line_count(post.decode("utf-8", errors="replace"))
-        spans = [post_span(inputs.hunks[k][0], lines) for k in members]
-        out[np.ix_(members, members)] = FileStructure.of(tree).pair_matrix(spans)
+        structure = FileStructure(tree.nodes, tree.diameter)
+        out[np.ix_(members, members)] = structure.pair_matrix(spans)
     if no_source:
         inputs.warnings.append(
             f"hunks {','.join(str(inputs.hunks[k][0].index) for k in sorted(no_source))}: "
