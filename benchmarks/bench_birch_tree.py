@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    parser = Parser(Language(tree_sitter_java.language()))
+    java = Parser(Language(tree_sitter_java.language()))
     per_repo: dict[str, Any] = {}
     mismatches: list[dict[str, Any]] = []
     totals = {"files": 0, "nodes": 0, "near_nodes": 0, "whole_seconds": 0.0, "near_seconds": 0.0}
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         files = java_files(git_dir, args.limit)
         counts = {"files": 0, "with_errors": 0, "diameter_differs": 0, "anchors_differ": 0}
         for path, data in files:
-            result = check_file(parser, data, rng, args.spans)
+            result = check_file(java, data, rng, args.spans)
             counts["files"] += 1
             counts["with_errors"] += result["has_error"]
             counts["diameter_differs"] += not result["diameter_equal"]
