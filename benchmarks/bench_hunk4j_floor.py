@@ -56,8 +56,8 @@ from hunkmetrics.lang.selection import DEFAULT_SELECTION
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks" / "agreement"))
-from defects4j import UPSTREAM, Defects4J, git_dir, path_prefix  # noqa: E402
-from published_agreement import FIXED_COMMIT  # noqa: E402
+from defects4j import UPSTREAM, Defects4J, git, git_dir, path_prefix  # noqa: E402
+from published_agreement import FIXED_COMMIT, PUBLISHED, reference_of  # noqa: E402
 
 SAMPLE = ROOT.parent / "shared" / "hunk4j-sample"
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "hunk4j_floor.json"
@@ -74,20 +74,46 @@ def sample_bugs(mirrors: Path) -> list[dict[str, Any]]:
     d4j = Defects4J.find(mirrors)
     bugs = []
     for patch in sorted((SAMPLE / "patches").glob("*.diff")):
-        bug = patch.stem
-        upstream = UPSTREAM.get(bug.rsplit("_", 1)[0])
-        repo = git_dir(mirrors, upstream) if upstream else None
-        rev = d4j.fixed_commit(bug) if d4j is not None else FIXED_COMMIT.get(bug)
-        if repo is None or rev is None:
-            continue
-        parsed = DEFAULT_SELECTION.apply(hunkmetrics.parse_patch(patch.read_bytes(), name=bug))
-        paths = [f.old_path for f in parsed.content_files if f.old_path is not None]
-        prefix = path_prefix(repo, rev, paths)
-        bugs.append(
-            {"id": bug, "patch": str(patch), "repo": str(repo), "rev": rev, "prefix": prefix}
-            | {"paths": paths}
-        )
+        bug = bug_row(patch.stem, patch, mirrors, d4j)
+        if bug is not None:
+            bugs.append(bug)
     return bugs
+
+
+def full_bugs(mirrors: Path, patches: Path) -> list[dict[str, Any]]:
+    """Every bug of the study's published Hunk4J table (nashid/birch) whose repository is
+    mirrored, its patch written to `patches` from the Defects4J mirror, as `sample_bugs`."""
+    d4j = Defects4J.find(mirrors)
+    birch = git_dir(mirrors, "nashid/birch")
+    if d4j is None or birch is None:
+        raise SystemExit("--set full needs the rjust/defects4j and nashid/birch mirrors")
+    table = git(birch, "show", f"HEAD:{PUBLISHED}/total_hunk_divergence_results.csv") or ""
+    pairs = git(birch, "show", f"HEAD:{PUBLISHED}/pairwise_hunk_divergence_results.csv") or ""
+    bugs = []
+    for name in sorted(reference_of(table, pairs).bugs):
+        data = d4j.patch(name)
+        if data is None:
+            continue
+        patch = patches / f"{name}.diff"
+        patch.write_bytes(data)
+        bug = bug_row(name, patch, mirrors, d4j)
+        if bug is not None:
+            bugs.append(bug)
+    return bugs
+
+
+def bug_row(name: str, patch: Path, mirrors: Path, d4j: Defects4J | None) -> dict[str, Any] | None:
+    upstream = UPSTREAM.get(name.rsplit("_", 1)[0])
+    repo = git_dir(mirrors, upstream) if upstream else None
+    rev = d4j.fixed_commit(name) if d4j is not None else FIXED_COMMIT.get(name)
+    if repo is None or rev is None or git(repo, "cat-file", "-e", f"{rev}^{{commit}}") is None:
+        return None
+    parsed = DEFAULT_SELECTION.apply(hunkmetrics.parse_patch(patch.read_bytes(), name=name))
+    paths = [f.old_path for f in parsed.content_files if f.old_path is not None]
+    prefix = path_prefix(repo, rev, paths)
+    return {"id": name, "patch": str(patch), "repo": str(repo), "rev": rev, "prefix": prefix} | {
+        "paths": paths
+    }
 
 
 def write_manifest(bugs: list[dict[str, Any]], path: Path) -> None:
@@ -312,23 +338,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-mine", action="store_true")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument(
+        "--set",
+        choices=("sample", "full"),
+        default="sample",
+        help="sample: the shared sample's bugs, --copies rows each; full: every Hunk4J bug "
+        "of the study's table with a mirrored history (patches from the Defects4J mirror)",
+    )
+    parser.add_argument(
         "--copies", type=int, default=9, help="rows per sample bug (9: about Hunk4J's 360)"
     )
     args = parser.parse_args(argv)
+    patches = tempfile.TemporaryDirectory()
 
     adopt_orphans()
     # A `timeout` or kill ends the run through `finally`: the baseline worktree goes too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    sample = sample_bugs(args.mirrors)
-    # Rows by project, as a dataset's manifest usually is: each project's bugs, copy by copy.
-    projects = sorted({bug["repo"] for bug in sample})
-    bugs = [
-        bug | {"id": f"{bug['id']}#{k}"}
-        for repo in projects
-        for k in range(args.copies)
-        for bug in sample
-        if bug["repo"] == repo
-    ]
+    if args.set == "full":
+        bugs = full_bugs(args.mirrors, Path(patches.name))
+        args.copies = 1
+    else:
+        sample = sample_bugs(args.mirrors)
+        # Rows by project, as a dataset's manifest usually is: each project's bugs, copy
+        # by copy.
+        projects = sorted({bug["repo"] for bug in sample})
+        bugs = [
+            bug | {"id": f"{bug['id']}#{k}"}
+            for repo in projects
+            for k in range(args.copies)
+            for bug in sample
+            if bug["repo"] == repo
+        ]
     if not bugs:
         raise SystemExit(f"no sample bug has its repository under {args.mirrors}")
     result: dict[str, Any] = {
@@ -336,6 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": common_machine(load_avg_at_start=[round(x, 2) for x in os.getloadavg()]),
         "hunkmetrics": snapshot_hunkmetrics(Path(tempfile.gettempdir()), copy=False),
         "dataset": {
+            "set": args.set,
             "bugs": len(bugs),
             "copies_of_each_sample_bug": args.copies,
             "skipped": "sample bugs without a mirrored git history (Chart: SVN)",
