@@ -79,8 +79,9 @@ _OWN_ACTIONS: Final = {
 _MODIFIER_LISTS: Final = frozenset({"modifiers"})  # anonymous children are Modifier leaves
 
 # What a parent's kind says of its children (bits): anonymous `;` children are EmptyStmt,
-# anonymous children are Modifiers, identifiers are names (not NameExpr).
-_STATEMENTS, _MODIFIERS, _NAMES = 1, 2, 4
+# anonymous children are Modifiers, identifiers are names (not NameExpr), names are
+# qualified Names.
+_STATEMENTS, _MODIFIERS, _NAMES, _QUALIFIED = 1, 2, 4, 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +109,7 @@ class _Kinds:
                 (_STATEMENTS if kind_name in STATEMENT_PARENTS else 0)
                 | (_MODIFIERS if kind_name in _MODIFIER_LISTS else 0)
                 | (_NAMES if kind_name in QUALIFIED_NAME_PARENTS | NAME_PARENTS else 0)
+                | (_QUALIFIED if kind_name in QUALIFIED_NAME_PARENTS else 0)
             )
         field_ids = {
             field: language.field_id_for_name(field) for field in NAME_FIELDS | STATEMENT_FIELDS
@@ -194,7 +196,13 @@ class _Walk:
             assert child is not None  # always, on a child
             kind = child.kind_id
             action = actions[kind]
-            if action == _PLAIN and skip is None:
+            if action == _ANONYMOUS:
+                if context & _MODIFIERS or (
+                    names[kind] == ";"
+                    and (context & _STATEMENTS or cursor.field_id in kinds.statement_fields)
+                ):
+                    out.append(0)  # Modifier, EmptyStmt
+            elif action == _PLAIN and skip is None:
                 below: Heights = []
                 self._splice(kind, child, below, None)
                 if below:  # self.join(below), inline: the most frequent node
@@ -210,6 +218,10 @@ class _Walk:
                     out.append(top + 1)
                 else:
                     out.append(0)
+            elif action == _WRAPPER:
+                self._splice(kind, child, out, skip)
+            elif action == _DROPPED or (skip is not None and skip(child)):
+                pass
             elif action == _IDENTIFIER:
                 if context & _NAMES or cursor.field_id in kinds.name_fields:
                     out.append(0)  # SimpleName or Name
@@ -217,19 +229,22 @@ class _Walk:
                     out.append(1)  # NameExpr(SimpleName)
                     if self.longest < 1:
                         self.longest = 1
-            elif action == _ANONYMOUS:
-                if context & _MODIFIERS or (
-                    names[kind] == ";"
-                    and (context & _STATEMENTS or cursor.field_id in kinds.statement_fields)
-                ):
-                    out.append(0)  # Modifier, EmptyStmt
-            elif action != _DROPPED:
+            elif action == _LEAF:
+                out.append(0)
+            elif action == _TYPE_IDENTIFIER:
+                if not context & _QUALIFIED and cursor.field_id in kinds.name_fields:
+                    out.append(0)  # SimpleName
+                else:
+                    out.append(1)  # ClassOrInterfaceType(SimpleName)
+                    if self.longest < 1:
+                        self.longest = 1
+            else:
                 ctype = names[kind] or child.type
                 parent_type = names[parent_kind] or node.type
                 role = role_of(parent_type, ctype, kinds.fields[cursor.field_id or 0])
-                if action == _WRAPPER or (action == _PARENTHESIZED and role == COND):
+                if action == _PARENTHESIZED and role == COND:
                     self._splice(kind, child, out, skip)
-                elif skip is None or not skip(child):
+                else:
                     self.visit(child, role, out)
             more = cursor.goto_next_sibling()
 
