@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 import hunkmetrics
 from hunkmetrics.cli.app import app
 from hunkmetrics.datasets import batch as batch_runner
-from hunkmetrics.datasets.batch import Settings, run_batch, run_chunk
+from hunkmetrics.datasets.batch import Settings, chunked, run_batch, run_chunk, shrinking_sizes
 from hunkmetrics.datasets.inputs import Defaults
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -720,3 +720,13 @@ def test_a_worker_that_dies_costs_one_error_line(tmp_path, gen, monkeypatch) -> 
     assert "BrokenProcessPool" in records["crash"]["error"]
     assert all(r["error"] is None for k, r in records.items() if k != "crash")
     assert summary.worker_failures >= 1 and summary.errors == 1
+
+
+def test_automatic_chunks_shrink_towards_the_end() -> None:
+    """100 items on 2 slots: each chunk is the automatic size for the items still to
+    go (a quarter of them per slot, at most 16): 100 // 8 = 12, then 88 // 8 = 11,
+    77 // 8 = 9, ... down to single items for the last 15. A fixed size stays fixed."""
+    items = [(k, None) for k in range(100)]
+    sizes = [len(c) for c in chunked(items, shrinking_sizes(100, 2))]
+    assert sizes == [12, 11, 9, 8, 7, 6, 5, 5, 4, 4, 3, 3, 2, 2, 2, 2] + [1] * 15
+    assert [len(c) for c in chunked(items[:7], 3)] == [3, 3, 1]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -238,12 +238,24 @@ def auto_chunk_size(todo: int, slots: int) -> int:
     return max(1, min(MAX_CHUNK, todo // max(1, 4 * slots)))
 
 
-def chunked(items: Iterable[tuple[int, Item]], size: int) -> Iterator[list[tuple[int, Item]]]:
-    """Consecutive items, `size` per chunk."""
+def shrinking_sizes(todo: int, slots: int) -> Callable[[int], int]:
+    """The automatic chunk size once `done` of `todo` items are chunked: the size for
+    the items still to go, so chunks shrink towards the end and no slot is left with a
+    long last task while the others idle."""
+    return lambda done: auto_chunk_size(todo - done, slots)
+
+
+def chunked(
+    items: Iterable[tuple[int, Item]], size: int | Callable[[int], int]
+) -> Iterator[list[tuple[int, Item]]]:
+    """Consecutive items, `size` per chunk (or `size(items chunked so far)`)."""
+    sizes = size if callable(size) else (lambda done: size)
     chunk: list[tuple[int, Item]] = []
+    done = 0
     for pair in items:
         chunk.append(pair)
-        if len(chunk) >= size:
+        if len(chunk) >= sizes(done):
+            done += len(chunk)
             yield chunk
             chunk = []
     if chunk:
@@ -277,7 +289,7 @@ class _Driver:
         summary: Summary,
         *,
         ordered: bool,
-        chunk_size: int,
+        chunk_size: int | Callable[[int], int],
         progress: Progress | None,
     ) -> None:
         self.writer = writer
@@ -287,7 +299,8 @@ class _Driver:
         self.ordered = ordered
         self.chunk_size = chunk_size
         self.progress = progress
-        self.window_items = max(64, 4 * executor.slots * chunk_size)  # --ordered: look-ahead
+        largest = chunk_size if isinstance(chunk_size, int) else chunk_size(0)
+        self.window_items = max(64, 4 * executor.slots * largest)  # --ordered: look-ahead
         self.buffer: dict[int, dict[str, Any]] = {}  # --ordered: done, not yet written
         self.next_write = 0
         self.next_submit = 0
@@ -435,7 +448,7 @@ def _run_locked(
         )
         interrupted = False
         try:
-            size = chunk_size or auto_chunk_size(todo_count, pool.slots)
+            size = chunk_size or shrinking_sizes(todo_count, pool.slots)
             driver = _Driver(
                 writer, pool, settings, summary, ordered=ordered, chunk_size=size, progress=progress
             )
