@@ -12,21 +12,22 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..agents.study import Settings, iter_attempts, read_bug_traits, summarize
-from ..agents.study.importer import import_study
-from ..agents.study.render import format_cell, readable, summary_json, table_csv, table_markdown
-from ..agents.study.stats import RESAMPLES, SEED
-from ..agents.study.tables import TableRows
-from ..datasets.records import JsonlWriter, encode_record
+from ..bootstrap import RESAMPLES, SEED
 from ..errors import HunkmetricsError
 from .common import command_group, guarded, plain, print_warnings
 from .output import write_text
+
+if TYPE_CHECKING:
+    from ..agents.study.tables import TableRows
+
+# The study package (numpy, the tables) is imported by the commands that use it, so that
+# the rest of the CLI starts without it.
 
 group = command_group()
 
@@ -62,6 +63,9 @@ def import_study_command(
     """Read the study's published per-bug files into attempt lines (docs/agents.md)."""
 
     def body() -> None:
+        from ..agents.study.importer import import_study
+        from ..datasets.records import JsonlWriter, encode_record
+
         result = import_study(folder)
         if out is None:
             for record in result.records:
@@ -85,6 +89,8 @@ def import_study_command(
 
 
 def _rich(full: TableRows) -> Table:
+    from ..agents.study.render import format_cell, readable
+
     table = readable(full)
     out = Table(title=plain(table.title), title_justify="left")
     for i, name in enumerate(table.header):
@@ -147,6 +153,9 @@ def summary(
     touch of each fault site; every rate with a bootstrap 95 % interval."""
 
     def body() -> None:
+        from ..agents.study import Settings, iter_attempts, read_bug_traits, summarize
+        from ..agents.study.render import summary_json, table_csv, table_markdown
+
         traits = read_bug_traits(bugs) if bugs is not None else None
         settings = Settings(top_k=top_k, resamples=resamples, seed=seed, min_runtime_s=min_runtime)
         result = summarize(iter_attempts(attempts), traits, settings)

@@ -404,10 +404,7 @@ class _Builder:
     def _is_near(self, node: ts.Node) -> bool:
         # Every node built from a tree-sitter node lies within that node's rows.
         first, last = node.start_point[0] + 1, node.end_point[0] + 1
-        for low, high in self.near or ():
-            if low <= last and first <= high:
-                return True
-        return False
+        return any(low <= last and first <= high for low, high in self.near or ())
 
     # ---- specs --------------------------------------------------------------------
 

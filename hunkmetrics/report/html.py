@@ -7,10 +7,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 
+from ..bootstrap import RESAMPLES, SEED
 from ..version import __version__
 from . import figures
 from .data import Joined, Outcomes, Results, Trial, join
-from .stats import ALL, MIN_GROUP, RESAMPLES, SEED, AgentRow, agent_rows, auc_rows, class_rows
+from .stats import ALL, MIN_GROUP, AgentRow, agent_rows, auc_rows, class_rows
 
 MAX_ERROR_ROWS = 200
 MAX_IDS_SHOWN = 8

@@ -9,12 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..bootstrap import LEVEL, RESAMPLES, SEED
 from .data import Joined, Trial, class_order
 
 MIN_GROUP = 5  # fewer fixed (or unfixed) bugs than this: the AUC is flagged as unreliable
-RESAMPLES = 2000  # bootstrap resamples of an AUC's interval
-SEED = 0
-LEVEL = 0.95
 ALL = "All"
 
 

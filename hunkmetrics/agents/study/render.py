@@ -8,9 +8,9 @@ import io
 import math
 from typing import Any
 
-from hunkmetrics.agents.study.stats import LEVEL
 from hunkmetrics.agents.study.summary import StudySummary
 from hunkmetrics.agents.study.tables import Cell, TableRows
+from hunkmetrics.bootstrap import LEVEL
 
 __all__ = [
     "compact",

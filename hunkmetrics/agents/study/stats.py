@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hunkmetrics.bootstrap import LEVEL, RESAMPLES, SEED
+
 __all__ = [
     "Correlation",
     "Rate",
@@ -18,10 +20,6 @@ __all__ = [
     "pearson",
     "spread",
 ]
-
-RESAMPLES = 2000
-SEED = 0
-LEVEL = 0.95
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from hunkmetrics.agents.study.bugs import BugTraits
 from hunkmetrics.agents.study.records import StudyAttempt
 from hunkmetrics.agents.study.sequences import NgramCounter
-from hunkmetrics.agents.study.stats import RESAMPLES, SEED, Rate, bootstrap_rate, pearson, spread
+from hunkmetrics.agents.study.stats import Rate, bootstrap_rate, pearson, spread
 from hunkmetrics.agents.study.tables import (
     FirstTouchRow,
     FirstTouchTable,
@@ -43,6 +43,7 @@ from hunkmetrics.agents.study.tables import (
     Table9Row,
     TableRows,
 )
+from hunkmetrics.bootstrap import RESAMPLES, SEED
 
 __all__ = ["Settings", "StudySummary", "summarize"]
 
