@@ -10,6 +10,9 @@ child's; the longest path through it is the sum of its two tallest children's he
 
 The walk recurses with the tree; a tree nested deeper than the interpreter's stack allows
 (a concatenation of hundreds of strings, say) is measured on the built tree instead.
+
+`birch_tree` gives the profile what it measures with: this diameter and the tree built
+only near the hunks' lines (`reshape(..., near=...)`), which holds every possible anchor.
 """
 
 from __future__ import annotations
@@ -205,19 +208,7 @@ class _Walk:
             elif action == _PLAIN and skip is None:
                 below: Heights = []
                 self._splice(kind, child, below, None)
-                if below:  # self.join(below), inline: the most frequent node
-                    top = second = -1
-                    for height in below:
-                        if height > top:
-                            top, second = height, top
-                        elif height > second:
-                            second = height
-                    through = top + 1 if second < 0 else top + second + 2
-                    if through > self.longest:
-                        self.longest = through
-                    out.append(top + 1)
-                else:
-                    out.append(0)
+                out.append(self.join(below))
             elif action == _WRAPPER:
                 self._splice(kind, child, out, skip)
             elif action == _DROPPED or (skip is not None and skip(child)):
