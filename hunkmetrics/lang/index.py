@@ -78,52 +78,52 @@ class FileIndex:
 
 @dataclass
 class ParseCache:
-    """Trees and indexes by language and content hash: each distinct file text is parsed
-    once per run, whoever asks (the locator, then every metric). Of two texts noted as
-    one patch's images of a file (`derive`), the one parsed second is re-parsed
-    incrementally from the other's tree; the tree is the same as a fresh parse's."""
+    """Trees and indexes by language and file text: each distinct text is parsed once per
+    run, whoever asks (the locator, then every metric). Of two texts noted as one
+    patch's images of a file (`derive`), the one parsed second is re-parsed
+    incrementally from the other's tree; the tree is the same as a fresh parse's.
 
-    trees: dict[tuple[str, str], ts.Tree] = field(default_factory=dict)
-    indexes: dict[tuple[str, str, str, str | None], FileIndex] = field(default_factory=dict)
+    Texts are keys as they are: a bytes object hashes once and is then found by identity,
+    where a digest would hash the whole text again on every request."""
+
+    trees: dict[tuple[str, bytes], ts.Tree] = field(default_factory=dict)
+    indexes: dict[tuple[str, str, bytes, str | None], FileIndex] = field(default_factory=dict)
     # indexes built for some line spans only (ParseCache.index's `reach`)
     reached: dict[
-        tuple[tuple[str, str, str, str | None], tuple[tuple[int, int], ...]], FileIndex
+        tuple[tuple[str, str, bytes, str | None], tuple[tuple[int, int], ...]], FileIndex
     ] = field(default_factory=dict)
     fragments: dict[tuple[object, ...], object] = field(default_factory=dict)
     shaped: dict[tuple[str, str], ShapedTree | None] = field(default_factory=dict)
     parses: int = 0
-    # content hash of an image -> (the other image, its hash, the hunks' headers from
-    # the other to this one)
-    derived: dict[str, tuple[bytes, str, tuple[Header, ...]]] = field(default_factory=dict)
+    # an image -> (the other image, the hunks' headers from the other to this one)
+    derived: dict[bytes, tuple[bytes, tuple[Header, ...]]] = field(default_factory=dict)
     incremental_parses: int = 0
 
     def derive(self, old: bytes, new: bytes, hunks: Sequence[Hunk]) -> None:
         """Note that `new` is `old` with `hunks` applied (a patch's two images of a file):
         whichever is parsed second is re-parsed from the other's tree."""
-        old_digest, new_digest = _digest(old), _digest(new)
         forward = headers(hunks)
-        self.derived.setdefault(new_digest, (old, old_digest, forward))
-        self.derived.setdefault(old_digest, (new, new_digest, reversed_headers(forward)))
+        self.derived.setdefault(new, (old, forward))
+        self.derived.setdefault(old, (new, reversed_headers(forward)))
 
     def tree(self, language: Language, data: bytes) -> ts.Tree:
-        digest = _digest(data)
-        key = (language.name, digest)
+        key = (language.name, data)
         tree = self.trees.get(key)
         if tree is None:
-            tree = self._reparse(language, digest, data) or language.parser().parse(data)
+            tree = self._reparse(language, data) or language.parser().parse(data)
             self.trees[key] = tree
             self.parses += 1
         return tree
 
-    def _reparse(self, language: Language, digest: str, data: bytes) -> ts.Tree | None:
+    def _reparse(self, language: Language, data: bytes) -> ts.Tree | None:
         """The tree of a noted image, re-parsed from the other image's tree when that one
         is parsed and the hunks describe the change exactly; None otherwise. A tree with
         syntax errors is not kept (error recovery may differ from a fresh parse's)."""
-        origin = self.derived.get(digest)
+        origin = self.derived.get(data)
         if origin is None:
             return None
-        old, old_digest, ranges = origin
-        old_tree = self.trees.get((language.name, old_digest))
+        old, ranges = origin
+        old_tree = self.trees.get((language.name, old))
         if old_tree is None:
             return None
         edits = header_edits(old, data, ranges)
@@ -164,7 +164,7 @@ class ParseCache:
         """The file's index; with `reach`, one that answers for those line spans only
         (build_index), unless the whole index is at hand."""
         # The path matters for languages whose package or module comes from it.
-        key = (language.name, path, _digest(data), package)
+        key = (language.name, path, data, package)
         whole = self.indexes.get(key)
         if whole is not None:
             return whole
