@@ -18,6 +18,7 @@ from .languages import Language
 from .names import clean_type, join, text
 from .parents import parents_of
 from .paths import directory_package
+from .windows import DECORATED, declared_package, scope_captures
 
 __all__ = [
     "FileIndex",
@@ -177,7 +178,13 @@ class ParseCache:
         partial = self.reached.get((key, spans))
         if partial is None:
             partial = self.reached[(key, spans)] = build_index(
-                data, language, path, package=package, tree=self.tree(language, data), reach=spans
+                data,
+                language,
+                path,
+                package=package,
+                tree=self.tree(language, data),
+                reach=spans,
+                windowed=True,
             )
         return partial
 
@@ -195,6 +202,7 @@ def build_index(
     root: str | None = None,
     tree: ts.Tree | None = None,
     reach: Sequence[tuple[int, int]] | None = None,
+    windowed: bool = False,
 ) -> FileIndex:
     """Parse `data` and index its scopes.
 
@@ -203,17 +211,27 @@ def build_index(
     (line spans first..last), a callable that holds none of the spans and no other
     scope is left out: the index then answers exactly the questions about scopes
     around those spans (`FileIndex.enclosing`, the deepest scope around each span), as
-    the whole index does, for less work."""
+    the whole index does, for less work. `windowed` (with `reach`) goes further: only
+    the scopes on the spans' lines are looked for (lang/windows.py), not every type of
+    the file, and those answers stay the same."""
     tree = tree or language.parser().parse(data)
-    captures = ts.QueryCursor(language.scope_query()).captures(tree.root_node)
+    captures = scope_captures(language, tree, reach) if windowed and reach else None
+    windowed = captures is not None
+    if captures is None:
+        captures = ts.QueryCursor(language.scope_query()).captures(tree.root_node)
     if package is None:
-        declared = captures.get("package", [])
         if language.package != "declaration":
             package = directory_package(path)
-        elif declared:
-            package = text(declared[0])
         else:
-            package = language.hooks.undeclared_package(path)
+            declared = (
+                declared_package(language, tree)
+                if windowed
+                else next(iter(captures.get("package", [])), None)
+            )
+            if declared is not None:
+                package = text(declared)
+            else:
+                package = language.hooks.undeclared_package(path)
     if root is None:
         root = top_qualifier(language, package, path, from_diff=False)
     nodes: list[tuple[ts.Node, NodeKind]] = []
@@ -352,7 +370,7 @@ def _make_scope(
 
 def _span(node: ts.Node, parent: ts.Node | None) -> tuple[int, int]:
     start = node.start_point.row + 1
-    if parent is not None and parent.type == "decorated_definition":
+    if parent is not None and parent.type == DECORATED:
         start = parent.start_point.row + 1
     end_row = node.end_point.row
     if node.end_point.column == 0 and end_row > node.start_point.row:
