@@ -101,11 +101,11 @@ def test_an_anonymous_class_is_numbered_after_those_above_its_rows() -> None:
 
 
 def test_a_package_declared_below_a_long_header_is_found() -> None:
-    """A comment longer than the top the package is first looked for in: the
-    declaration after it is still the package; a file without one has the default
-    package (Java's: none)."""
-    header = b"/*\n" + b" * licence text\n" * (TOP_BYTES // 16 + 1) + b" */\n"
-    assert len(header) > TOP_BYTES
+    """A comment longer than the first two ranges the package is looked for in (the
+    top TOP_BYTES, then 4 times as many after them): the declaration after it is still
+    the package; a file without one has the default package (Java's: none)."""
+    header = b"/*\n" + b" * licence text\n" * (TOP_BYTES // 2) + b" */\n"
+    assert len(header) > 5 * TOP_BYTES
     lines = header.count(b"\n")
     data = header + JAVA
     part = _index(data, "Outer.java", [(lines + 7, lines + 7)])

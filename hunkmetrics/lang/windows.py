@@ -27,8 +27,8 @@ Captures = dict[str, list[ts.Node]]
 DECORATED = "decorated_definition"
 #: Two spans fewer rows apart than this share one query (the rows between are cheap).
 MERGE_GAP = 16
-#: Bytes at the top of a file searched for its package declaration before the rest.
-TOP_BYTES = 4096
+#: The first range of bytes searched for a package declaration (then 4 times as many).
+TOP_BYTES = 1024
 _ANONYMOUS = "anon"  # the scope query's capture for anonymous classes
 
 
@@ -51,17 +51,21 @@ def scope_captures(
 
 def declared_package(language: Language, tree: ts.Tree) -> ts.Node | None:
     """The first package capture of the file (as the whole scope query's first), looked
-    for at the top of the file, then everywhere; None without one."""
+    for from the top of the file down, in ranges of growing size; None without one."""
     query = _package_query(language)
     if query is None:
         return None
-    cursor = ts.QueryCursor(query)
-    cursor.set_byte_range(0, TOP_BYTES)
-    # Captures come in document order: one at the top is the file's first.
-    found = cursor.captures(tree.root_node).get("package")
-    if not found and tree.root_node.end_byte > TOP_BYTES:
-        found = ts.QueryCursor(query).captures(tree.root_node).get("package")
-    return found[0] if found else None
+    start, end = 0, TOP_BYTES
+    while start < tree.root_node.end_byte:
+        cursor = ts.QueryCursor(query)
+        cursor.set_byte_range(start, end)
+        # Captures come in document order, and none starts before `start` (it would
+        # have touched an earlier range): the first one found is the file's first.
+        found = cursor.captures(tree.root_node).get("package")
+        if found:
+            return found[0]
+        start, end = end, end * 4
+    return None
 
 
 def _windows(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
