@@ -70,8 +70,11 @@ def as_git_means(file_diff: FileDiff) -> FileDiff:
     added, deleted = FileStatus.ADDED, FileStatus.DELETED
     if file_diff.status is added and file_diff.new_path is not None and _existed(file_diff):
         return replace(file_diff, old_path=file_diff.new_path, status=FileStatus.MODIFIED)
-    swapped = file_diff.swapped()
-    if file_diff.status is deleted and file_diff.old_path is not None and _existed(swapped):
+    if (
+        file_diff.status is deleted
+        and file_diff.old_path is not None
+        and _existed(file_diff.swapped())
+    ):
         return replace(file_diff, new_path=file_diff.old_path, status=FileStatus.MODIFIED)
     return file_diff
 
