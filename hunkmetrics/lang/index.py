@@ -16,7 +16,6 @@ from .incremental import Header, header_edits, headers, reversed_headers
 from .javaparser_shape import ShapedTree
 from .languages import Language
 from .names import clean_type, join, text
-from .parents import parents_of
 from .paths import directory_package
 from .windows import DECORATED, declared_package, scope_captures
 
@@ -238,7 +237,7 @@ def build_index(
     for kind in _NODE_KINDS:
         nodes.extend((n, kind) for n in captures.get(kind, []))
     nodes.sort(key=lambda item: (item[0].start_byte, -item[0].end_byte))
-    scopes = _nest(nodes, language, root, package, tree, reach)
+    scopes = _nest(nodes, language, root, package, reach)
     return FileIndex(
         path,
         language.name,
@@ -272,7 +271,6 @@ def _nest(
     language: Language,
     root: str,
     package: str | None,
-    tree: ts.Tree,
     reach: Sequence[tuple[int, int]] | None = None,
 ) -> list[Scope]:
     """Scopes from the captured nodes, in one pass: a stack of the open ones gives each
@@ -283,7 +281,6 @@ def _nest(
     top = _Context(root, None)
     anonymous: Counter[str] = Counter()
     seen: set[int] = set()
-    parents = parents_of(tree.root_node, [node for node, _ in nodes])
     for position, (node, kind) in enumerate(nodes):
         if node.id in seen:
             continue
@@ -291,7 +288,9 @@ def _nest(
         while stack and stack[-1][0].end_byte <= node.start_byte:
             stack.pop()
         context = stack[-1][1] if stack else top
-        parent = parents.get(node.id)
+        # Node.parent descends from the root inside tree-sitter, where a long list of
+        # siblings is a balanced tree: a few steps per level, no Python objects.
+        parent = node.parent
         if reach is not None and kind == "callable":
             # Nodes are sorted by start: a leaf's next node starts after it ends. A leaf
             # callable out of reach changes nothing else (no nested scope, no anonymous
