@@ -1,14 +1,18 @@
-"""The `hunkmetrics` application: the root options and every command module's commands."""
+"""The `hunkmetrics` application: the root options and every command module's commands.
+
+The `agents` commands (a group of their own, with the study's tables) are built only
+when asked for: running one of them, or the root's help. Every other command starts
+without importing them."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import importlib
+from typing import Annotated, Any
 
 import typer
 
 from ..version import __version__
 from . import (
-    agents_commands,
     batch_commands,
     commands,
     maple_commands,
@@ -17,12 +21,48 @@ from . import (
 )
 from .common import BareFlagsGroup, include
 
+# Command groups built on first use: (name, module of this package with its `app`).
+LAZY_GROUPS = (("agents", "agents_commands"),)
+
+
+class RootGroup(BareFlagsGroup):
+    """The root command group: BareFlagsGroup, with LAZY_GROUPS listed after the other
+    commands and made when one is looked up."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        listed = super().list_commands(ctx)
+        return listed + [name for name, _ in LAZY_GROUPS if name not in listed]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        for name, module in LAZY_GROUPS:
+            if cmd_name == name:
+                self._load(name, module)
+        return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        try:
+            return super().resolve_command(ctx, args)
+        except Exception:
+            if all(name in self.commands for name, _ in LAZY_GROUPS):
+                raise
+            # No such command: again with every group, for the "did you mean" list.
+            for name, module in LAZY_GROUPS:
+                self._load(name, module)
+            return super().resolve_command(ctx, args)
+
+    def _load(self, name: str, module: str) -> None:
+        if name not in self.commands:
+            group = typer.main.get_group(importlib.import_module(f"{__package__}.{module}").app)
+            group.name = name
+            self.add_command(group, name)
+
+
 EXIT_CODES = """Exit codes: 0 success; 2 bad input or usage (one line on stderr); 1 internal
 error (re-run with --debug for the traceback)."""
 
 app = typer.Typer(
     name="hunkmetrics",
-    cls=BareFlagsGroup,
+    cls=RootGroup,
     help="Characterize multi-hunk patches: where each hunk sits in the code hierarchy, "
     "how far apart the hunks are, and whether an agent's patch found the right places.\n\n"
     + EXIT_CODES,
@@ -63,4 +103,3 @@ include(app, batch_commands.app)
 include(app, mine_commands.app)
 include(app, report_commands.app)
 include(app, maple_commands.app)
-app.add_typer(agents_commands.app, name="agents")
