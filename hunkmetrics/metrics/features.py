@@ -197,8 +197,10 @@ def hunk_features(
     texts = sources.texts(file_diff) if sources is not None else None
     errors = 0
     if texts is not None:
-        pre_tree = cache.tree(rules, texts.pre) if texts.pre is not None else None
-        post_tree = cache.tree(rules, texts.post) if texts.post is not None else None
+        # An image none of the hunk's lines are on is not parsed for it (a deletion's
+        # post-image): its side has no nodes either way.
+        pre_tree = cache.tree(rules, texts.pre) if texts.pre is not None and removed_rows else None
+        post_tree = cache.tree(rules, texts.post) if texts.post is not None and added_rows else None
         built_from: BagFrom = "source"
     else:
         pre = cached_fragment(cache, hunk, file_diff, rules, "pre") if removed_rows else None
