@@ -102,18 +102,20 @@ class _ByteLines:
 
     def __init__(self, data: bytes) -> None:
         self.data = data
-        self.newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
-        # a last line without a newline counts too
-        self.count = len(self.newlines) + (bool(data) and not data.endswith(b"\n"))
+        newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
+        # where each line starts, then where the text ends (after a last line without
+        # a newline, that line's end)
+        self.starts: list[int] = [0, *(newlines + 1).tolist()]
+        self.count = len(newlines)
+        if data and not data.endswith(b"\n"):
+            self.starts.append(len(data))
+            self.count += 1
 
     def offset(self, i: int) -> int:
         """Where line i (0-based) starts; the end of the text for any line after the
         last (a slice up to there holds every line left, as a list slice would)."""
-        if i == 0:
-            return 0
-        return int(self.newlines[i - 1]) + 1 if i <= len(self.newlines) else len(self.data)
+        return self.starts[i] if i < len(self.starts) else len(self.data)
 
     def content(self, n: int) -> str:
         """Line n (1-based) decoded, without its line ending (`_content`)."""
-        line = decode(self.data[self.offset(n - 1) : self.offset(n)])
-        return _content(line)
+        return _content(decode(self.data[self.starts[n - 1] : self.starts[n]]))
