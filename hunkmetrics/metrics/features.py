@@ -91,7 +91,8 @@ def nodes_on_rows(tree: ts.Tree, rows: set[int]) -> list[ts.Node]:
         if start <= high:
             if start in rows:
                 found.append(node)
-            if _down(cursor, low):
+            # A node from row `low` on has only children that reach the rows.
+            if cursor.goto_first_child() if start >= low else _down(cursor, low):
                 depth += 1
                 continue
             if cursor.goto_next_sibling():
