@@ -1,6 +1,7 @@
-"""apply_file works on the bytes: every byte outside the hunks is kept as it was (bytes
-that are not UTF-8, carriage returns, a last line without a newline), and every check
-fails with the message the line-by-line reading gives."""
+"""Sources as bytes. apply_file keeps every byte outside the hunks as it was (bytes that
+are not UTF-8, carriage returns, a last line without a newline), and every check fails
+with the message the line-by-line reading gives; blob names are matched by either
+algorithm, each worked out once per text."""
 
 from __future__ import annotations
 
@@ -42,3 +43,20 @@ def test_a_removed_line_that_differs_is_named() -> None:
         apply_file(pre, _file(diff))
     with pytest.raises(SourceError, match=r"line 2 is past the end of the file \(1 lines\)"):
         apply_file(b"one\n", _file(diff))
+
+
+def test_blob_names_by_either_algorithm_each_worked_out_once() -> None:
+    """`echo hello | git hash-object --stdin` gives ce01362… (SHA-1) and, in a SHA-256
+    repository, 2cf8d83…; an abbreviation is matched with either, and the names worked
+    out for one text are kept in `hashes` for its next check."""
+    from hunkmetrics.sources.resolve import blob_matches
+
+    data = b"hello\n"
+    sha1 = "ce013625030ba8dba906f756967f9e9ca394464a"
+    sha256 = "2cf8d83d9ee29543b34a87727421fdecb7e3f3a183d337639025de576db9ebb4"
+    hashes: dict[str, str] = {}
+    assert blob_matches(data, "ce01362", hashes) and hashes == {"sha1": sha1}
+    assert blob_matches(data, "2cf8d83", hashes) and hashes == {"sha1": sha1, "sha256": sha256}
+    assert blob_matches(data, sha256)  # longer than 40 digits: SHA-256 only
+    assert not blob_matches(data, "0000000", hashes)
+    assert not blob_matches(data, sha1 + "0")
