@@ -358,13 +358,19 @@ def _make_scope(
     )
     qualifier = join(place.prefix, place.name)
     name = f"{qualifier}({','.join(language.hooks.parameters(node))})"
+    header_error = node.has_error and _header_error(node)
+    return Scope("callable", name, qualifier, start, end, depth, place.owner, header_error)
+
+
+def _header_error(node: ts.Node) -> bool:
+    """Whether a callable's children other than its body hold an error (a node without
+    any error, as most are, holds none: its own flag says so)."""
     body = node.child_by_field_name("body")
-    header_error = any(
+    return any(
         child.has_error or child.is_missing
         for child in node.children
         if body is None or child.id != body.id
     )
-    return Scope("callable", name, qualifier, start, end, depth, place.owner, header_error)
 
 
 def _span(node: ts.Node, parent: ts.Node | None) -> tuple[int, int]:
