@@ -6,7 +6,6 @@ without importing them."""
 
 from __future__ import annotations
 
-import importlib
 from typing import Annotated, Any
 
 import typer
@@ -20,41 +19,19 @@ from . import (
     report_commands,
 )
 from .common import BareFlagsGroup, include
+from .lazy import LazyCommands
 
-# Command groups built on first use: (name, module of this package with its `app`).
-LAZY_GROUPS = (("agents", "agents_commands"),)
+# Command groups made on first use (cli/lazy.py): name -> module with its `app`.
+LAZY_GROUPS = {"agents": f"{__package__}.agents_commands"}
 
 
 class RootGroup(BareFlagsGroup):
-    """The root command group: BareFlagsGroup, with LAZY_GROUPS listed after the other
-    commands and made when one is looked up."""
+    """The root command group: BareFlagsGroup, with LAZY_GROUPS after the other
+    commands, each made when first needed."""
 
-    def list_commands(self, ctx: Any) -> list[str]:
-        listed = super().list_commands(ctx)
-        return listed + [name for name, _ in LAZY_GROUPS if name not in listed]
-
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        for name, module in LAZY_GROUPS:
-            if cmd_name == name:
-                self._load(name, module)
-        return super().get_command(ctx, cmd_name)
-
-    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        try:
-            return super().resolve_command(ctx, args)
-        except Exception:
-            if all(name in self.commands for name, _ in LAZY_GROUPS):
-                raise
-            # No such command: again with every group, for the "did you mean" list.
-            for name, module in LAZY_GROUPS:
-                self._load(name, module)
-            return super().resolve_command(ctx, args)
-
-    def _load(self, name: str, module: str) -> None:
-        if name not in self.commands:
-            group = typer.main.get_group(importlib.import_module(f"{__package__}.{module}").app)
-            group.name = name
-            self.add_command(group, name)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = LazyCommands(self.commands, LAZY_GROUPS)
 
 
 EXIT_CODES = """Exit codes: 0 success; 2 bad input or usage (one line on stderr); 1 internal
