@@ -4,6 +4,7 @@ nodes starting on the given rows, root excluded, in document order."""
 from __future__ import annotations
 
 import tree_sitter as ts
+import tree_sitter_java
 import tree_sitter_python
 
 from hunkmetrics.errors import HunkmetricsError, SourceError, error_line
@@ -33,3 +34,35 @@ def test_nodes_on_rows_by_hand() -> None:
     both = nodes_on_rows(tree, {0, 1})
     assert len(both) == 10 and all(n.type != "module" for n in both)
     assert nodes_on_rows(tree, set()) == []
+
+
+def _every_node(node: ts.Node) -> list[ts.Node]:
+    """The node's descendants in document order (pre-order), by plain recursion."""
+    out: list[ts.Node] = []
+    for child in node.children:
+        out.append(child)
+        out.extend(_every_node(child))
+    return out
+
+
+def test_nodes_on_rows_are_those_of_a_walk_over_every_node() -> None:
+    """Rows of a nested Java class (one set of rows per line, then rows a few lines
+    apart, the first row, rows past the end): the nodes starting on them are exactly
+    those a walk over the whole tree finds, in its order."""
+    source = (
+        b"package p;\n"  # 0
+        b"class A {\n"  # 1
+        b"    int f() {\n"  # 2
+        b"        return 1; // one\n"  # 3
+        b"    }\n"  # 4
+        b"    class B { void g() { h(new Runnable() { public void run() {} }); } }\n"  # 5
+        b"    /* a\n"  # 6
+        b"       b */ int x;\n"  # 7
+        b"}\n"  # 8
+    )
+    tree = ts.Parser(ts.Language(tree_sitter_java.language())).parse(source)
+    every = _every_node(tree.root_node)
+    row_sets = [{r} for r in range(10)] + [{0}, {1, 3}, {2, 5, 7}, {4, 8}, {6, 7}, {8, 9, 12}]
+    for rows in row_sets:
+        expected = [n.id for n in every if n.start_point.row in rows]
+        assert [n.id for n in nodes_on_rows(tree, rows)] == expected, rows

@@ -33,6 +33,22 @@ def test_import_loads_no_heavy_or_optional_module() -> None:
     assert loaded.isdisjoint(HEAVY), loaded & set(HEAVY)
 
 
+def test_the_command_line_imports_the_agents_package_only_for_its_commands() -> None:
+    """Building the application and running another command's help leaves the agents
+    package out; `agents --help` brings it in."""
+    done = python(
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from hunkmetrics.cli.root import app\n"
+        "assert CliRunner().invoke(app, ['batch', '--help']).exit_code == 0\n"
+        "print('hunkmetrics.agents' in sys.modules)\n"
+        "assert CliRunner().invoke(app, ['agents', '--help']).exit_code == 0\n"
+        "print('hunkmetrics.agents' in sys.modules)"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True"]
+
+
 def test_every_public_name_resolves() -> None:
     for name in hunkmetrics.__all__:
         assert getattr(hunkmetrics, name) is not None, name

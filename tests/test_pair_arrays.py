@@ -73,3 +73,16 @@ def test_pair_arrays_equal_the_plain_formula(stem: str, name: str) -> None:
                     got = getattr(result, field)
                     assert isinstance(array, np.ndarray)
                     assert got.dtype == array.dtype and got.tobytes() == array.tobytes(), field
+
+
+def test_intern_tokens_numbers_tokens_by_first_occurrence_past_the_surrogates() -> None:
+    """`a` is the first token seen (character 0), `b` the second (1), `c` the third
+    (2), across the sequences in order; the 55,296th distinct token (number 0xD800,
+    the first surrogate) is character 0xE000, the surrogates being skipped."""
+    from hunkmetrics.metrics.lexical import intern_tokens
+
+    assert intern_tokens([["b", "a"], [], ["a", "c", "b"]]) == ["\x00\x01", "", "\x01\x02\x00"]
+    many = [[str(k) for k in range(0xD800 + 2)]]
+    (text,) = intern_tokens(many)
+    assert ord(text[0xD7FF]) == 0xD7FF and ord(text[0xD800]) == 0xE000
+    assert ord(text[0xD801]) == 0xE001

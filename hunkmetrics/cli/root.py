@@ -1,14 +1,17 @@
-"""The `hunkmetrics` application: the root options and every command module's commands."""
+"""The `hunkmetrics` application: the root options and every command module's commands.
+
+The `agents` commands (a group of their own, with the study's tables) are built only
+when asked for: running one of them, or the root's help. Every other command starts
+without importing them."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from ..version import __version__
 from . import (
-    agents_commands,
     batch_commands,
     commands,
     maple_commands,
@@ -16,13 +19,27 @@ from . import (
     report_commands,
 )
 from .common import BareFlagsGroup, include
+from .lazy import LazyCommands
+
+# Command groups made on first use (cli/lazy.py): name -> module with its `app`.
+LAZY_GROUPS = {"agents": f"{__package__}.agents_commands"}
+
+
+class RootGroup(BareFlagsGroup):
+    """The root command group: BareFlagsGroup, with LAZY_GROUPS after the other
+    commands, each made when first needed."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = LazyCommands(self.commands, LAZY_GROUPS)
+
 
 EXIT_CODES = """Exit codes: 0 success; 2 bad input or usage (one line on stderr); 1 internal
 error (re-run with --debug for the traceback)."""
 
 app = typer.Typer(
     name="hunkmetrics",
-    cls=BareFlagsGroup,
+    cls=RootGroup,
     help="Characterize multi-hunk patches: where each hunk sits in the code hierarchy, "
     "how far apart the hunks are, and whether an agent's patch found the right places.\n\n"
     + EXIT_CODES,
@@ -63,4 +80,3 @@ include(app, batch_commands.app)
 include(app, mine_commands.app)
 include(app, report_commands.app)
 include(app, maple_commands.app)
-app.add_typer(agents_commands.app, name="agents")

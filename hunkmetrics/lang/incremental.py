@@ -7,7 +7,6 @@ the hunks must be equal in both images, else there are no edits (parse afresh)."
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,24 +30,25 @@ class Edit:
     new_end_point: Point
 
 
-def _line_starts(data: bytes) -> list[int]:
-    """The byte offset of each row's start (after a final newline, an empty last row)."""
-    newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
-    return [0, *(newlines + 1).tolist()]
+def _newlines(data: bytes) -> np.ndarray:
+    """The offset of every newline byte, in order."""
+    return np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
 
 
-def _line_offset(starts: list[int], size: int, line: int) -> int | None:
-    """Where 0-based line `line` begins (the text's end for the line after the last one);
-    None past that."""
-    if line < len(starts):
-        return starts[line]
-    return size if line == len(starts) else None
+def _line_offset(newlines: np.ndarray, size: int, line: int) -> int | None:
+    """Where 0-based line `line` begins (after a final newline, the empty last row; the
+    text's end for the line after the last one); None past that."""
+    if line == 0:
+        return 0
+    if line <= len(newlines):
+        return int(newlines[line - 1]) + 1
+    return size if line == len(newlines) + 1 else None
 
 
-def _point(starts: list[int], offset: int) -> Point:
-    """The (row, column) of a byte offset, given the text's line starts."""
-    row = bisect_right(starts, offset) - 1
-    return row, offset - starts[row]
+def _point(newlines: np.ndarray, offset: int) -> Point:
+    """The (row, column) of a byte offset: its row is the count of newlines before it."""
+    row = int(np.searchsorted(newlines, offset, side="left"))
+    return row, offset - (int(newlines[row - 1]) + 1 if row else 0)
 
 
 def _advance(point: Point, text: bytes) -> Point:
@@ -82,7 +82,7 @@ def hunk_edits(old: bytes, new: bytes, hunks: Sequence[Hunk]) -> list[Edit] | No
 
 def header_edits(old: bytes, new: bytes, ranges: Sequence[Header]) -> list[Edit] | None:
     """`hunk_edits` from the hunks' headers."""
-    old_starts, new_starts = _line_starts(old), _line_starts(new)
+    old_newlines, new_newlines = _newlines(old), _newlines(new)
     old_view, new_view = memoryview(old), memoryview(new)
     edits: list[Edit] = []
     old_done = new_done = 0  # where the previous hunk ended, in each text
@@ -93,17 +93,17 @@ def header_edits(old: bytes, new: bytes, ranges: Sequence[Header]) -> list[Edit]
         last_old, last_new = first_old + old_lines, first_new + new_lines
         if min(first_old, first_new) < 0:
             return None
-        old_begin = _line_offset(old_starts, len(old), first_old)
-        old_end = _line_offset(old_starts, len(old), last_old)
-        new_begin = _line_offset(new_starts, len(new), first_new)
-        new_end = _line_offset(new_starts, len(new), last_new)
+        old_begin = _line_offset(old_newlines, len(old), first_old)
+        old_end = _line_offset(old_newlines, len(old), last_old)
+        new_begin = _line_offset(new_newlines, len(new), first_new)
+        new_end = _line_offset(new_newlines, len(new), last_new)
         if old_begin is None or old_end is None or new_begin is None or new_end is None:
             return None
         if old_begin < old_done or new_begin < new_done:
             return None
         if old_view[old_done:old_begin] != new_view[new_done:new_begin]:
             return None
-        start = _point(new_starts, new_begin)
+        start = _point(new_newlines, new_begin)
         edits.append(
             Edit(
                 new_begin,

@@ -16,8 +16,8 @@ from .incremental import Header, header_edits, headers, reversed_headers
 from .javaparser_diameter import BirchTree
 from .languages import Language
 from .names import clean_type, join, text
-from .parents import parents_of
 from .paths import directory_package
+from .windows import DECORATED, declared_package, scope_captures
 
 __all__ = [
     "FileIndex",
@@ -78,54 +78,54 @@ class FileIndex:
 
 @dataclass
 class ParseCache:
-    """Trees and indexes by language and content hash: each distinct file text is parsed
-    once per run, whoever asks (the locator, then every metric). Of two texts noted as
-    one patch's images of a file (`derive`), the one parsed second is re-parsed
-    incrementally from the other's tree; the tree is the same as a fresh parse's."""
+    """Trees and indexes by language and file text: each distinct text is parsed once per
+    run, whoever asks (the locator, then every metric). Of two texts noted as one
+    patch's images of a file (`derive`), the one parsed second is re-parsed
+    incrementally from the other's tree; the tree is the same as a fresh parse's.
 
-    trees: dict[tuple[str, str], ts.Tree] = field(default_factory=dict)
-    indexes: dict[tuple[str, str, str, str | None], FileIndex] = field(default_factory=dict)
+    Texts are keys as they are: a bytes object hashes once and is then found by identity,
+    where a digest would hash the whole text again on every request."""
+
+    trees: dict[tuple[str, bytes], ts.Tree] = field(default_factory=dict)
+    indexes: dict[tuple[str, str, bytes, str | None], FileIndex] = field(default_factory=dict)
     # indexes built for some line spans only (ParseCache.index's `reach`)
     reached: dict[
-        tuple[tuple[str, str, str, str | None], tuple[tuple[int, int], ...]], FileIndex
+        tuple[tuple[str, str, bytes, str | None], tuple[tuple[int, int], ...]], FileIndex
     ] = field(default_factory=dict)
     fragments: dict[tuple[object, ...], object] = field(default_factory=dict)
     shaped: dict[tuple[str, str, tuple[tuple[int, int], ...] | None], BirchTree | None] = field(
         default_factory=dict
     )
     parses: int = 0
-    # content hash of an image -> (the other image, its hash, the hunks' headers from
-    # the other to this one)
-    derived: dict[str, tuple[bytes, str, tuple[Header, ...]]] = field(default_factory=dict)
+    # an image -> (the other image, the hunks' headers from the other to this one)
+    derived: dict[bytes, tuple[bytes, tuple[Header, ...]]] = field(default_factory=dict)
     incremental_parses: int = 0
 
     def derive(self, old: bytes, new: bytes, hunks: Sequence[Hunk]) -> None:
         """Note that `new` is `old` with `hunks` applied (a patch's two images of a file):
         whichever is parsed second is re-parsed from the other's tree."""
-        old_digest, new_digest = _digest(old), _digest(new)
         forward = headers(hunks)
-        self.derived.setdefault(new_digest, (old, old_digest, forward))
-        self.derived.setdefault(old_digest, (new, new_digest, reversed_headers(forward)))
+        self.derived.setdefault(new, (old, forward))
+        self.derived.setdefault(old, (new, reversed_headers(forward)))
 
     def tree(self, language: Language, data: bytes) -> ts.Tree:
-        digest = _digest(data)
-        key = (language.name, digest)
+        key = (language.name, data)
         tree = self.trees.get(key)
         if tree is None:
-            tree = self._reparse(language, digest, data) or language.parser().parse(data)
+            tree = self._reparse(language, data) or language.parser().parse(data)
             self.trees[key] = tree
             self.parses += 1
         return tree
 
-    def _reparse(self, language: Language, digest: str, data: bytes) -> ts.Tree | None:
+    def _reparse(self, language: Language, data: bytes) -> ts.Tree | None:
         """The tree of a noted image, re-parsed from the other image's tree when that one
         is parsed and the hunks describe the change exactly; None otherwise. A tree with
         syntax errors is not kept (error recovery may differ from a fresh parse's)."""
-        origin = self.derived.get(digest)
+        origin = self.derived.get(data)
         if origin is None:
             return None
-        old, old_digest, ranges = origin
-        old_tree = self.trees.get((language.name, old_digest))
+        old, ranges = origin
+        old_tree = self.trees.get((language.name, old))
         if old_tree is None:
             return None
         edits = header_edits(old, data, ranges)
@@ -171,7 +171,7 @@ class ParseCache:
         """The file's index; with `reach`, one that answers for those line spans only
         (build_index), unless the whole index is at hand."""
         # The path matters for languages whose package or module comes from it.
-        key = (language.name, path, _digest(data), package)
+        key = (language.name, path, data, package)
         whole = self.indexes.get(key)
         if whole is not None:
             return whole
@@ -184,7 +184,13 @@ class ParseCache:
         partial = self.reached.get((key, spans))
         if partial is None:
             partial = self.reached[(key, spans)] = build_index(
-                data, language, path, package=package, tree=self.tree(language, data), reach=spans
+                data,
+                language,
+                path,
+                package=package,
+                tree=self.tree(language, data),
+                reach=spans,
+                windowed=True,
             )
         return partial
 
@@ -202,6 +208,7 @@ def build_index(
     root: str | None = None,
     tree: ts.Tree | None = None,
     reach: Sequence[tuple[int, int]] | None = None,
+    windowed: bool = False,
 ) -> FileIndex:
     """Parse `data` and index its scopes.
 
@@ -210,24 +217,34 @@ def build_index(
     (line spans first..last), a callable that holds none of the spans and no other
     scope is left out: the index then answers exactly the questions about scopes
     around those spans (`FileIndex.enclosing`, the deepest scope around each span), as
-    the whole index does, for less work."""
+    the whole index does, for less work. `windowed` (with `reach`) goes further: only
+    the scopes on the spans' lines are looked for (lang/windows.py), not every type of
+    the file, and those answers stay the same."""
     tree = tree or language.parser().parse(data)
-    captures = ts.QueryCursor(language.scope_query()).captures(tree.root_node)
+    captures = scope_captures(language, tree, reach) if windowed and reach else None
+    windowed = captures is not None
+    if captures is None:
+        captures = ts.QueryCursor(language.scope_query()).captures(tree.root_node)
     if package is None:
-        declared = captures.get("package", [])
         if language.package != "declaration":
             package = directory_package(path)
-        elif declared:
-            package = text(declared[0])
         else:
-            package = language.hooks.undeclared_package(path)
+            declared = (
+                declared_package(language, tree)
+                if windowed
+                else next(iter(captures.get("package", [])), None)
+            )
+            if declared is not None:
+                package = text(declared)
+            else:
+                package = language.hooks.undeclared_package(path)
     if root is None:
         root = top_qualifier(language, package, path, from_diff=False)
     nodes: list[tuple[ts.Node, NodeKind]] = []
     for kind in _NODE_KINDS:
         nodes.extend((n, kind) for n in captures.get(kind, []))
     nodes.sort(key=lambda item: (item[0].start_byte, -item[0].end_byte))
-    scopes = _nest(nodes, language, root, package, tree, reach)
+    scopes = _nest(nodes, language, root, package, reach)
     return FileIndex(
         path,
         language.name,
@@ -261,7 +278,6 @@ def _nest(
     language: Language,
     root: str,
     package: str | None,
-    tree: ts.Tree,
     reach: Sequence[tuple[int, int]] | None = None,
 ) -> list[Scope]:
     """Scopes from the captured nodes, in one pass: a stack of the open ones gives each
@@ -272,7 +288,6 @@ def _nest(
     top = _Context(root, None)
     anonymous: Counter[str] = Counter()
     seen: set[int] = set()
-    parents = parents_of(tree.root_node, [node for node, _ in nodes])
     for position, (node, kind) in enumerate(nodes):
         if node.id in seen:
             continue
@@ -280,7 +295,9 @@ def _nest(
         while stack and stack[-1][0].end_byte <= node.start_byte:
             stack.pop()
         context = stack[-1][1] if stack else top
-        parent = parents.get(node.id)
+        # Node.parent descends from the root inside tree-sitter, where a long list of
+        # siblings is a balanced tree: a few steps per level, no Python objects.
+        parent = node.parent
         if reach is not None and kind == "callable":
             # Nodes are sorted by start: a leaf's next node starts after it ends. A leaf
             # callable out of reach changes nothing else (no nested scope, no anonymous
@@ -348,18 +365,24 @@ def _make_scope(
     )
     qualifier = join(place.prefix, place.name)
     name = f"{qualifier}({','.join(language.hooks.parameters(node))})"
+    header_error = node.has_error and _header_error(node)
+    return Scope("callable", name, qualifier, start, end, depth, place.owner, header_error)
+
+
+def _header_error(node: ts.Node) -> bool:
+    """Whether a callable's children other than its body hold an error (a node without
+    any error, as most are, holds none: its own flag says so)."""
     body = node.child_by_field_name("body")
-    header_error = any(
+    return any(
         child.has_error or child.is_missing
         for child in node.children
         if body is None or child.id != body.id
     )
-    return Scope("callable", name, qualifier, start, end, depth, place.owner, header_error)
 
 
 def _span(node: ts.Node, parent: ts.Node | None) -> tuple[int, int]:
     start = node.start_point.row + 1
-    if parent is not None and parent.type == "decorated_definition":
+    if parent is not None and parent.type == DECORATED:
         start = parent.start_point.row + 1
     end_row = node.end_point.row
     if node.end_point.column == 0 and end_row > node.start_point.row:

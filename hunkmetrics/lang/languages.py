@@ -11,13 +11,14 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import tree_sitter as ts
 
 from .hooks.base import Hooks
+from .paths import suffix
 
 _DEFAULT_HOOKS = Hooks()
 _REQUIRED = (
@@ -141,7 +142,7 @@ class Languages(Mapping[str, Language]):
 
     def for_path(self, path: str) -> Language | None:
         """The language of a file by its extension, or None when no grammar covers it."""
-        return self._by_extension.get(PurePosixPath(path).suffix.lower())
+        return self._by_extension.get(suffix(path).lower())
 
     def __getitem__(self, name: str) -> Language:
         return self._by_name[name]

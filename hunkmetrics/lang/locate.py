@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from pathlib import PurePosixPath
 from typing import Protocol
 
 from ..patch.model import FileDiff, Hunk, Patch
@@ -13,6 +12,7 @@ from .hooks.base import DiffPackage, TreeReader
 from .index import FileIndex, ParseCache, top_qualifier
 from .languages import Language, Languages, default_languages
 from .location import Anchor, LocatedBy, Location, anchors, locate_in_index
+from .paths import parent, suffix
 from .selection import is_test_file
 
 __all__ = [
@@ -76,7 +76,7 @@ def locate_patch(
             continue
         language = languages.for_path(file_diff.path)
         if language is None:
-            note = f"no grammar for {PurePosixPath(file_diff.path).suffix or 'this file'}"
+            note = f"no grammar for {suffix(file_diff.path) or 'this file'}"
             for hunk in file_diff.hunks:
                 loc = Location(
                     None,
@@ -115,7 +115,7 @@ def _files_by_directory(patch: Patch) -> dict[str, list[FileDiff]]:
     out: dict[str, list[FileDiff]] = {}
     for file_diff in patch.files:
         if file_diff.hunks:
-            out.setdefault(str(PurePosixPath(file_diff.path).parent), []).append(file_diff)
+            out.setdefault(parent(file_diff.path), []).append(file_diff)
     return out
 
 
@@ -134,7 +134,7 @@ def _package_hint(
     other hunks (seen), else in its directory's files of its language (inferred; worked
     out once per directory into `known`)."""
     path = file_diff.old_path or file_diff.path
-    directory = str(PurePosixPath(file_diff.path).parent)
+    directory = parent(file_diff.path)
     key = (directory, language.name)
     if key not in known:
         # Test files last: a Go external test declares `package foo_test`.
@@ -176,7 +176,7 @@ def _with_note(loc: Location, note: str) -> Location:
 
 
 def _fallback_package(path: str) -> str:
-    return str(PurePosixPath(path).parent).removeprefix(".")
+    return parent(path).removeprefix(".")
 
 
 def _source_index(

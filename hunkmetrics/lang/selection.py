@@ -21,6 +21,7 @@ from typing import Any
 from ..errors import HunkmetricsError
 from ..patch.model import FileDiff, Patch
 from .languages import Languages, default_languages
+from .paths import suffix
 
 # Test directories of a file no language covers (counted with all_files).
 GENERIC_TEST_PATTERNS = ("*/test/*", "*/tests/*", "test/*", "tests/*")
@@ -64,8 +65,8 @@ class PathSelection:
         language = registry.for_path(path)
         if not self.all_files:
             if language is None:
-                suffix = PurePosixPath(path).suffix
-                kind = f"'{suffix}'" if suffix else "no extension"
+                extension = suffix(path)
+                kind = f"'{extension}'" if extension else "no extension"
                 return f"not source code ({kind}: no known language)"
             if self.languages is not None and language.name not in self.languages:
                 return f"language {language.name} not selected"

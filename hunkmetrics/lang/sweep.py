@@ -58,6 +58,8 @@ def deepest_containing(
     """For each query (first, last): among the spans (start, end, depth) with
     start <= first and last <= end, the position in `spans` of the deepest one (ties:
     the later position), or None."""
+    if len(spans) * len(queries) <= _SCAN_LIMIT:
+        return [_deepest_by_scan(spans, first, last) for first, last in queries]
     ends = sorted({end for _, end, _ in spans}, reverse=True)
     tree = _MaxTree(len(ends))
     by_start = sorted(range(len(spans)), key=lambda i: spans[i][0])
@@ -74,6 +76,18 @@ def deepest_containing(
         best = tree.best(k) if k >= 0 else None
         out[q] = best[1] if best is not None else None
     return out
+
+
+# Below this many span-query pairs, a plain scan costs less than building the tree.
+_SCAN_LIMIT = 64
+
+
+def _deepest_by_scan(spans: Sequence[tuple[int, int, int]], first: int, last: int) -> int | None:
+    best: tuple[int, int] | None = None
+    for i, (start, end, depth) in enumerate(spans):
+        if start <= first and last <= end and (best is None or (depth, i) > best):
+            best = (depth, i)
+    return best[1] if best is not None else None
 
 
 def _rank_desc(ends: list[int], value: int, at_least: bool = False) -> int:

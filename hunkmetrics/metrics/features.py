@@ -78,19 +78,45 @@ def nodes_on_rows(tree: ts.Tree, rows: set[int]) -> list[ts.Node]:
         return []
     low, high = min(rows), max(rows)
     found: list[ts.Node] = []
-    root = tree.root_node
-    # The root is the one node without a parent; asking a node for its parent costs a
-    # search from the root in tree-sitter, so compare with the root instead.
-    stack = list(reversed(root.children))
-    while stack:
-        node = stack.pop()
-        start = node.start_point.row
-        if start > high or node.end_point.row < low:
-            continue
-        if start in rows:
-            found.append(node)
-        stack.extend(reversed(node.children))
-    return found
+    # A tree cursor, not Node.children: the children before the rows are skipped inside
+    # tree-sitter, and a node's parent is a step up, not a search from the root.
+    cursor = tree.walk()
+    if not _down(cursor, low):
+        return found
+    depth = 1  # the cursor's; the root (0) is never a candidate
+    while True:
+        node = cursor.node
+        assert node is not None
+        start = node.start_point[0]
+        if start <= high:
+            if start in rows:
+                found.append(node)
+            # A node from row `low` on has only children that reach the rows.
+            if cursor.goto_first_child() if start >= low else _down(cursor, low):
+                depth += 1
+                continue
+            if cursor.goto_next_sibling():
+                continue
+        # Past the rows (so are the later siblings), or the last sibling: go on after
+        # the nearest ancestor that has a next sibling.
+        while True:
+            depth -= 1
+            if depth == 0:
+                return found
+            cursor.goto_parent()
+            if cursor.goto_next_sibling():
+                break
+
+
+_LAST_COLUMN = 2**32 - 1  # tree-sitter's columns are 32-bit
+
+
+def _down(cursor: ts.TreeCursor, low: int) -> bool:
+    """Move to the first child of the cursor's node that ends on row `low` or later (its
+    later siblings all do); False, not moved, when there is none."""
+    if low == 0:
+        return cursor.goto_first_child()
+    return cursor.goto_first_child_for_point((low - 1, _LAST_COLUMN)) is not None
 
 
 def _side(
@@ -98,24 +124,27 @@ def _side(
 ) -> tuple[list[str], Counter[str], dict[str, list[bytes]]]:
     """Tokens, named-node types and named leaves of one side, comments dropped."""
     tokens: list[str] = []
-    types: Counter[str] = Counter()
+    counts: dict[str, int] = {}
     leaves: dict[str, list[bytes]] = defaultdict(list)
-    comment_ends: list[int] = []
+    comments = rules.comments
+    comment_end = -1  # where the last comment seen ends
     for node in nodes:
-        if comment_ends and node.start_byte < comment_ends[-1]:
+        if node.start_byte < comment_end:
             continue  # inside a comment
-        if node.type in rules.comments:
-            comment_ends.append(node.end_byte)
+        kind = node.type
+        if kind in comments:
+            comment_end = node.end_byte
             continue
         if node.is_missing:
             continue
         if node.child_count == 0:
-            tokens.append(node.text.decode("utf-8", "surrogateescape") if node.text else "")
+            token = node.text
+            tokens.append(token.decode("utf-8", "surrogateescape") if token else "")
         if node.is_named and not node.is_error:
-            types[node.type] += 1
+            counts[kind] = counts.get(kind, 0) + 1
             if node.named_child_count == 0:
-                leaves[node.type].append(node.text or b"")
-    return tokens, types, leaves
+                leaves[kind].append(node.text or b"")
+    return tokens, Counter(counts), leaves
 
 
 def edit_bag(
@@ -169,8 +198,10 @@ def hunk_features(
     texts = sources.texts(file_diff) if sources is not None else None
     errors = 0
     if texts is not None:
-        pre_tree = cache.tree(rules, texts.pre) if texts.pre is not None else None
-        post_tree = cache.tree(rules, texts.post) if texts.post is not None else None
+        # An image none of the hunk's lines are on is not parsed for it (a deletion's
+        # post-image): its side has no nodes either way.
+        pre_tree = cache.tree(rules, texts.pre) if texts.pre is not None and removed_rows else None
+        post_tree = cache.tree(rules, texts.post) if texts.post is not None and added_rows else None
         built_from: BagFrom = "source"
     else:
         pre = cached_fragment(cache, hunk, file_diff, rules, "pre") if removed_rows else None

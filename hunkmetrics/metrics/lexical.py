@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import chain
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
@@ -17,20 +18,14 @@ MISSING_BIRCH = 'the birch profile needs NLTK: pip install "hunkmetrics[birch]"'
 
 def intern_tokens(sequences: Sequence[Sequence[str]]) -> list[str]:
     """Each distinct token → one Unicode character, so that a token sequence becomes a
-    string and rapidfuzz compares sequences in C on all cores."""
-    codes: dict[str, str] = {}
-    out = []
-    for tokens in sequences:
-        chars = []
-        for token in tokens:
-            char = codes.get(token)
-            if char is None:
-                number = len(codes)
-                number += 0x800 if number >= 0xD800 else 0  # skip the surrogate range
-                char = codes[token] = chr(number)
-            chars.append(char)
-        out.append("".join(chars))
-    return out
+    string and rapidfuzz compares sequences in C on all cores. Tokens are numbered in
+    the order they first occur."""
+    first_seen = dict.fromkeys(chain.from_iterable(sequences))
+    codes = {
+        token: chr(number + 0x800 if number >= 0xD800 else number)  # skip the surrogates
+        for number, token in enumerate(first_seen)
+    }
+    return ["".join(map(codes.__getitem__, tokens)) for tokens in sequences]
 
 
 #: Below this many sequences one thread is faster than starting one per core.

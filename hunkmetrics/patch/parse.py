@@ -56,6 +56,7 @@ _EXTENDED = (
     "index ",
 )
 _SPECIAL_MODES = {"120000": "symlink", "160000": "submodule"}
+_KINDS = {" ": LineKind.CONTEXT, "-": LineKind.REMOVED, "+": LineKind.ADDED}  # by marker
 _BOMS = {b"\xef\xbb\xbf": "utf-8", b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-16-be"}
 
 
@@ -399,7 +400,7 @@ class _Reader:
             elif line == "\r":  # an empty context line of a CRLF file
                 kind, text, eol, ok = LineKind.CONTEXT, "", "\r\n", old_left > 0 and new_left > 0
             elif marker in " -+":
-                kind = {" ": LineKind.CONTEXT, "-": LineKind.REMOVED, "+": LineKind.ADDED}[marker]
+                kind = _KINDS[marker]
                 text, eol = line[1:], "\n"
                 if text.endswith("\r"):
                     text, eol = text[:-1], "\r\n"

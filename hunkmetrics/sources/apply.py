@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
+
 from ..errors import SourceError
 from ..patch.model import FileDiff, LineKind
 from ..patch.parse import decode, encode
@@ -24,19 +28,25 @@ def _content(line: str) -> str:
 
 def mismatch(file_diff: FileDiff, lines: list[str]) -> str | None:
     """Why `lines` are not this file's pre-image (first bad line), or None if they are."""
+    return _first_mismatch(file_diff, len(lines), lambda n: _content(lines[n - 1]))
+
+
+def _first_mismatch(file_diff: FileDiff, count: int, content: Callable[[int], str]) -> str | None:
+    """`mismatch` over a text of `count` lines, line n's content (without its ending)
+    given by `content(n)`."""
     for hunk in file_diff.hunks:
-        if hunk.old_lines == 0 and hunk.old_start > len(lines):
+        if hunk.old_lines == 0 and hunk.old_start > count:
             return (
                 f"the insertion point, line {hunk.old_start}, is past the end of the file "
-                f"({len(lines)} lines)"
+                f"({count} lines)"
             )
         for line in hunk.lines:
             if line.kind is LineKind.ADDED or line.old_lineno is None:
                 continue
             n = line.old_lineno
-            if n > len(lines):
-                return f"line {n} is past the end of the file ({len(lines)} lines)"
-            if _content(lines[n - 1]) != line.text:
+            if n > count:
+                return f"line {n} is past the end of the file ({count} lines)"
+            if content(n) != line.text:
                 return f"line {n} differs from the diff's {line.kind.value} line"
     return None
 
@@ -52,32 +62,60 @@ def unchecked_hunks(file_diff: FileDiff) -> list[str]:
 
 
 def apply_file(pre: bytes, file_diff: FileDiff) -> bytes:
-    """The post-image of `pre` under `file_diff`, byte for byte."""
-    lines = split_lines(decode(pre))
-    problem = mismatch(file_diff, lines)
+    """The post-image of `pre` under `file_diff`, byte for byte.
+
+    Worked on the bytes: the lines between hunks are copied as one slice each, and only
+    the lines the hunks check are decoded (as `split_lines(decode(pre))` has them: a
+    line ends at a newline byte, which never belongs to a longer character)."""
+    lines = _ByteLines(pre)
+    problem = _first_mismatch(file_diff, lines.count, lines.content)
     if problem:
         raise SourceError(f"{file_diff.path}: the source does not match the patch: {problem}")
-    out: list[str] = []
-    cursor = 0  # index into lines of the next line not yet copied
+    out: list[bytes] = []
+    cursor = 0  # index of the next line not yet copied
     for hunk in file_diff.hunks:
         start = hunk.old_start - 1 if hunk.old_lines else hunk.old_start
         if start < cursor:
             raise SourceError(f"{file_diff.path}: hunks overlap or are out of order")
-        out.extend(lines[cursor:start])
+        out.append(pre[lines.offset(cursor) : lines.offset(start)])
         cursor = start
         for line in hunk.lines:
             if line.kind is LineKind.ADDED:
-                out.append(line.text + line.eol)
+                out.append(encode(line.text + line.eol))
             else:
-                if cursor >= len(lines):  # numbering the checks could not see (no line number)
+                if cursor >= lines.count:  # numbering the checks could not see (no number)
                     raise SourceError(
                         f"{file_diff.path}: the source does not match the patch: line "
-                        f"{cursor + 1} is past the end of the file ({len(lines)} lines)"
+                        f"{cursor + 1} is past the end of the file ({lines.count} lines)"
                     )
                 if line.kind is LineKind.CONTEXT:
-                    kept = lines[cursor]
+                    kept = pre[lines.offset(cursor) : lines.offset(cursor + 1)]
                     # The file's incomplete last line, followed by more lines: end it.
-                    out.append(kept if kept.endswith("\n") else kept + line.eol)
+                    out.append(kept if kept.endswith(b"\n") else kept + encode(line.eol))
                 cursor += 1
-    out.extend(lines[cursor:])
-    return encode("".join(out))
+    out.append(pre[lines.offset(cursor) :])
+    return b"".join(out)
+
+
+class _ByteLines:
+    """The lines of a text as `split_lines` cuts them, by their offsets in the bytes."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
+        # where each line starts, then where the text ends (after a last line without
+        # a newline, that line's end)
+        self.starts: list[int] = [0, *(newlines + 1).tolist()]
+        self.count = len(newlines)
+        if data and not data.endswith(b"\n"):
+            self.starts.append(len(data))
+            self.count += 1
+
+    def offset(self, i: int) -> int:
+        """Where line i (0-based) starts; the end of the text for any line after the
+        last (a slice up to there holds every line left, as a list slice would)."""
+        return self.starts[i] if i < len(self.starts) else len(self.data)
+
+    def content(self, n: int) -> str:
+        """Line n (1-based) decoded, without its line ending (`_content`)."""
+        return _content(decode(self.data[self.starts[n - 1] : self.starts[n]]))

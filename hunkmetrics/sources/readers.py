@@ -38,8 +38,8 @@ class FileReader(Protocol):
 def _safe(path: str) -> str:
     if "\0" in path:
         raise SourceError(f"{path!r}: a path with a NUL byte names no file")
-    parts = PurePosixPath(path).parts
-    if path.startswith("/") or ".." in parts:
+    # `..` is a segment of the path exactly when it is one of PurePosixPath's parts
+    if path.startswith("/") or ".." in path.split("/"):
         raise SourceError(f"{path}: path leaves the repository")
     return path
 

@@ -41,14 +41,23 @@ class Sources:
 
 def blob_hash(data: bytes, algorithm: str = "sha1") -> str:
     """Git's object name of a blob with these bytes (`sha1`, or `sha256` repositories)."""
-    return hashlib.new(algorithm, b"blob %d\0" % len(data) + data).hexdigest()
+    digest = hashlib.new(algorithm, b"blob %d\0" % len(data))
+    digest.update(data)
+    return digest.hexdigest()
 
 
-def blob_matches(data: bytes, abbreviation: str) -> bool:
+def blob_matches(data: bytes, abbreviation: str, hashes: dict[str, str] | None = None) -> bool:
     """Whether an `index` line's abbreviated blob name names these bytes. Abbreviations
-    longer than 40 digits can only be SHA-256; shorter ones are tried with both."""
+    longer than 40 digits can only be SHA-256; shorter ones are tried with both.
+    `hashes`: these bytes' blob names by algorithm, as far as known (filled in)."""
+    known = hashes if hashes is not None else {}
     algorithms = ("sha256",) if len(abbreviation) > 40 else ("sha1", "sha256")
-    return any(blob_hash(data, a).startswith(abbreviation) for a in algorithms)
+    for algorithm in algorithms:
+        if algorithm not in known:
+            known[algorithm] = blob_hash(data, algorithm)
+        if known[algorithm].startswith(abbreviation):
+            return True
+    return False
 
 
 SYMLINK_MODE = "120000"
@@ -70,8 +79,11 @@ def as_git_means(file_diff: FileDiff) -> FileDiff:
     added, deleted = FileStatus.ADDED, FileStatus.DELETED
     if file_diff.status is added and file_diff.new_path is not None and _existed(file_diff):
         return replace(file_diff, old_path=file_diff.new_path, status=FileStatus.MODIFIED)
-    swapped = file_diff.swapped()
-    if file_diff.status is deleted and file_diff.old_path is not None and _existed(swapped):
+    if (
+        file_diff.status is deleted
+        and file_diff.old_path is not None
+        and _existed(file_diff.swapped())
+    ):
         return replace(file_diff, new_path=file_diff.old_path, status=FileStatus.MODIFIED)
     return file_diff
 
@@ -106,10 +118,13 @@ def _side_of(file_diff: FileDiff, reader: FileReader) -> _Check:
         sides = {"post"} if old is None else _whole(file_diff, old, "pre", reasons)
         return _Check(sides, reasons, old, None)
     sides = set()
+    old_hashes: dict[str, str] = {}
+    # the same path read twice is one text: its blob names are worked out once
+    new_hashes = old_hashes if new is old else {}
     if old is not None:
-        sides |= _matches(file_diff, old, "pre", reasons)
+        sides |= _matches(file_diff, old, "pre", reasons, old_hashes)
     if new is not None:
-        sides |= _matches(file_diff, new, "post", reasons)
+        sides |= _matches(file_diff, new, "post", reasons, new_hashes)
     if old is None and new is None:
         reasons.append("file not found")
     return _Check(sides, reasons, old, new)
@@ -167,10 +182,16 @@ def _blob(file_diff: FileDiff, side: Side) -> str | None:
     return file_diff.old_blob if side == "pre" else file_diff.new_blob
 
 
-def _matches(file_diff: FileDiff, data: bytes, side: Side, reasons: list[str]) -> set[Side]:
+def _matches(
+    file_diff: FileDiff,
+    data: bytes,
+    side: Side,
+    reasons: list[str],
+    hashes: dict[str, str] | None = None,
+) -> set[Side]:
     blob = _blob(file_diff, side)
     if blob:
-        if blob_matches(data, blob):
+        if blob_matches(data, blob, hashes):
             return {side}
         reasons.append(f"{side}-image blob {blob} does not match")
         return set()

@@ -9,11 +9,11 @@ import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
 import numpy as np
 
 from ...lang.index import ParseCache
+from ...lang.paths import path_parts
 from ...patch.model import FileDiff, FileStatus, Hunk, Patch
 from ...sources.resolve import Sources
 from ..features import FeatureSet, patch_features
@@ -53,7 +53,7 @@ Component = Callable[[PairInputs], np.ndarray]
 
 def directory_package(path: str) -> tuple[str, ...]:
     """The file's directories."""
-    return tuple(PurePosixPath(path).parts[:-1])
+    return path_parts(path)[:-1]
 
 
 def median_half_cutoff(packages: Sequence[tuple[str, ...]]) -> int:

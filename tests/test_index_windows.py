@@ -1,0 +1,132 @@
+"""A windowed index (build_index's `windowed`, what the parse cache builds for a
+patch's hunks) queries only the rows of its spans, yet answers every question about
+those spans as the whole index does: the scopes around them, their names (anonymous
+classes numbered over the whole file), depths, and the file's package."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from hunkmetrics.lang.index import FileIndex, Scope, build_index
+from hunkmetrics.lang.languages import default_languages
+from hunkmetrics.lang.sweep import deepest_containing
+from hunkmetrics.lang.windows import TOP_BYTES, scope_captures
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+SOURCES = sorted(
+    p
+    for project in ("java-project", "python-project")
+    for p in (FIXTURES / project).rglob("*")
+    if p.suffix in (".java", ".py")
+)
+
+JAVA = b"""package p;
+class Outer {
+    void a() {
+        Runnable r = new Runnable() { public void run() {} };
+    }
+    void b() {
+        int x = 1;
+    }
+    void c() {
+        Runnable s = new Runnable() { public void run() {} };
+    }
+    void d() {
+        int y = 2;
+    }
+}
+"""
+
+
+def _index(data: bytes, name: str, spans: list[tuple[int, int]] | None) -> FileIndex:
+    language = default_languages().for_path(name)
+    assert language is not None
+    return build_index(data, language, name, reach=spans, windowed=spans is not None)
+
+
+def _deepest(index: FileIndex, kind: str, spans: list[tuple[int, int]]) -> list[Scope | None]:
+    scopes = [s for s in index.scopes if s.kind == kind]
+    found = deepest_containing([(s.entered_at, s.end, s.depth) for s in scopes], spans)
+    return [scopes[k] if k is not None else None for k in found]
+
+
+def _same_answers(whole: FileIndex, part: FileIndex, spans: list[tuple[int, int]]) -> None:
+    assert part.package == whole.package and part.parse_errors == whole.parse_errors
+    for first, last in spans:
+        assert part.enclosing(first, last) == whole.enclosing(first, last)
+    lo, hi = min(f for f, _ in spans), max(last for _, last in spans)
+    assert part.enclosing(lo, hi) == whole.enclosing(lo, hi)
+    for kind in ("type", "callable"):
+        assert _deepest(part, kind, spans) == _deepest(whole, kind, spans)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_same_answers_as_the_whole_index_for_random_spans(path: Path) -> None:
+    """Random spans (single lines, gaps between two lines, short runs) of each fixture
+    source, several at once, some far apart: the answers of the whole index."""
+    data = path.read_bytes()
+    whole = _index(data, path.name, None)
+    rng = random.Random(path.name)
+    for _ in range(30):
+        spans = []
+        for _ in range(rng.randint(1, 5)):
+            first = rng.randint(1, whole.line_count)
+            spans.append((first, first + rng.choice((0, 0, 1, 3))))
+        _same_answers(whole, _index(data, path.name, spans), spans)
+
+
+def test_only_the_scopes_on_the_spans_rows_are_indexed() -> None:
+    """Line 7 is in b() (lines 6-8) in Outer (2-15): those two scopes, nothing of a(),
+    c(), d() or the anonymous classes."""
+    part = _index(JAVA, "Outer.java", [(7, 7)])
+    assert [s.name for s in part.scopes] == ["p.Outer", "p.Outer.b()"]
+    assert part.package == "p"
+
+
+def test_an_anonymous_class_is_numbered_after_those_above_its_rows() -> None:
+    """Line 10 is in c()'s anonymous class, the second of Outer (a()'s, on line 4, is
+    the first): it is Outer$2, with its run(), as in the whole index."""
+    part = _index(JAVA, "Outer.java", [(10, 10)])
+    assert [s.name for s in part.enclosing(10, 10)] == [
+        "p.Outer",
+        "p.Outer.c()",
+        "p.Outer$2",
+        "p.Outer$2.run()",
+    ]
+    whole = _index(JAVA, "Outer.java", None)
+    _same_answers(whole, part, [(10, 10)])
+
+
+def test_a_package_declared_below_a_long_header_is_found() -> None:
+    """A comment longer than the first two ranges the package is looked for in (the
+    top TOP_BYTES, then 4 times as many after them): the declaration after it is still
+    the package; a file without one has the default package (Java's: none)."""
+    header = b"/*\n" + b" * licence text\n" * (TOP_BYTES // 2) + b" */\n"
+    assert len(header) > 5 * TOP_BYTES
+    lines = header.count(b"\n")
+    data = header + JAVA
+    part = _index(data, "Outer.java", [(lines + 7, lines + 7)])
+    assert part.package == "p"
+    assert [s.name for s in part.enclosing(lines + 7, lines + 7)] == ["p.Outer", "p.Outer.b()"]
+    undeclared = header + JAVA.removeprefix(b"package p;\n")
+    part = _index(undeclared, "Outer.java", [(lines + 6, lines + 6)])
+    assert part.package == ""
+    assert [s.name for s in part.enclosing(lines + 6, lines + 6)] == ["Outer", "Outer.b()"]
+
+
+def test_the_whole_query_where_the_rows_cannot_be_trusted() -> None:
+    """A tree with a syntax error, and a grammar whose decorated definitions start their
+    span above their own node (Python), take the whole query."""
+    languages = default_languages()
+    java, python = languages["java"], languages["python"]
+    broken = java.parser().parse(JAVA.replace(b"int x = 1;", b"int x = ;"))
+    assert scope_captures(java, broken, [(7, 7)]) is None
+    assert scope_captures(java, java.parser().parse(JAVA), [(7, 7)]) is not None
+    source = b"@decorate\ndef f():\n    return 1\n"
+    assert scope_captures(python, python.parser().parse(source), [(1, 1)]) is None
+    # the whole query finds the decorated function around its decorator's line
+    part = _index(source, "m.py", [(1, 1)])
+    assert [s.name for s in part.enclosing(1, 1)] == ["m.f()"]
