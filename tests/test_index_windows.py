@@ -130,3 +130,71 @@ def test_the_whole_query_where_the_rows_cannot_be_trusted() -> None:
     # the whole query finds the decorated function around its decorator's line
     part = _index(source, "m.py", [(1, 1)])
     assert [s.name for s in part.enclosing(1, 1)] == ["m.f()"]
+
+
+NESTED = b"""package q.r;
+
+import java.util.List;
+
+/** A class with every kind of scope: nested, local and anonymous classes, enum
+ * constants with bodies, lambdas, an interface, a record. */
+public class Shapes {
+    interface Visitor { void visit(Object o); }
+
+    enum Kind {
+        ROUND { int sides() { return 0; } },
+        SQUARE { int sides() { return 4; } };
+        abstract int sides();
+    }
+
+    record Point(int x, int y) {
+        Point { if (x < 0) throw new IllegalArgumentException(); }
+    }
+
+    private final Visitor printer = new Visitor() {
+        public void visit(Object o) { System.out.println(o); }
+    };
+
+    Shapes(List<String> names) {
+        names.forEach(n -> new Thread(new Runnable() {
+            public void run() { System.out.println(n); }
+        }).start());
+    }
+
+    static class Inner {
+        Object make() {
+            class Local {
+                int value() { return new Object() { int k() { return 1; } }.k(); }
+            }
+            return new Local();
+        }
+    }
+
+    int area(int w, int h) {
+        Runnable r = () -> {
+            Visitor v = new Visitor() {
+                public void visit(Object o) {
+                    Visitor w2 = new Visitor() { public void visit(Object p) { } };
+                }
+            };
+        };
+        return w * h;
+    }
+}
+"""
+
+
+def test_nested_and_anonymous_scopes_at_every_line() -> None:
+    """Each line of a class with nested, local and anonymous classes, enum constant
+    bodies and lambdas, alone and with a far line or two: the whole index's answers."""
+    whole = _index(NESTED, "Shapes.java", None)
+    assert whole.parse_errors == 0
+    anonymous = [s.name for s in whole.scopes if s.anonymous]
+    assert len(anonymous) == 7 and "q.r.Shapes$1" in anonymous
+    rng = random.Random(7)
+    for line in range(1, whole.line_count + 1):
+        for extra in ([], [rng.randint(1, whole.line_count)], [1, whole.line_count]):
+            spans = [(line, line)] + [(e, e) for e in extra]
+            _same_answers(whole, _index(NESTED, "Shapes.java", spans), spans)
+        gap = [(line, line + 1)]
+        _same_answers(whole, _index(NESTED, "Shapes.java", gap), gap)

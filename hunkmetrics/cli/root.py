@@ -6,6 +6,7 @@ without importing them."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Annotated, Any
 
 import typer
@@ -22,7 +23,7 @@ from .common import BareFlagsGroup, include
 from .lazy import LazyCommands
 
 # Command groups made on first use (cli/lazy.py): name -> module with its `app`.
-LAZY_GROUPS = {"agents": f"{__package__}.agents_commands"}
+LAZY_GROUPS = MappingProxyType({"agents": f"{__package__}.agents_commands"})
 
 
 class RootGroup(BareFlagsGroup):

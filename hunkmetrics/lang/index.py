@@ -221,17 +221,19 @@ def build_index(
     the scopes on the spans' lines are looked for (lang/windows.py), not every type of
     the file, and those answers stay the same."""
     tree = tree or language.parser().parse(data)
-    captures = scope_captures(language, tree, reach) if windowed and reach else None
-    windowed = captures is not None
-    if captures is None:
-        captures = ts.QueryCursor(language.scope_query()).captures(tree.root_node)
+    narrowed = scope_captures(language, tree, reach) if windowed and reach else None
+    captures = (
+        narrowed
+        if narrowed is not None
+        else ts.QueryCursor(language.scope_query()).captures(tree.root_node)
+    )
     if package is None:
         if language.package != "declaration":
             package = directory_package(path)
         else:
             declared = (
                 declared_package(language, tree)
-                if windowed
+                if narrowed is not None
                 else next(iter(captures.get("package", [])), None)
             )
             if declared is not None:

@@ -154,18 +154,27 @@ def edit_bag(
     added_leaves: Mapping[str, Sequence[bytes | str]],
 ) -> dict[str, int]:
     """The spec's edit bag: -t deleted, +t inserted, ~t updated leaves paired in order."""
-    bag: Counter[str] = Counter()
-    for kind, count in (removed_types - added_types).items():
-        bag["-" + kind] = count
-    for kind, count in (added_types - removed_types).items():
-        bag["+" + kind] = count
+    bag: dict[str, int] = {}
+    _surplus(bag, "-", removed_types, added_types)
+    _surplus(bag, "+", added_types, removed_types)
     for kind in removed_leaves.keys() & added_leaves.keys():
         changed = sum(
             1 for a, b in zip(removed_leaves[kind], added_leaves[kind], strict=False) if a != b
         )
         if changed:
             bag["~" + kind] = changed
-    return dict(bag)
+    return bag
+
+
+def _surplus(bag: dict[str, int], sign: str, mine: Counter[str], other: Counter[str]) -> None:
+    """`mine - other` (Counter subtraction, in its order) into `bag`, keys signed."""
+    for kind, count in mine.items():
+        left = count - other.get(kind, 0)
+        if left > 0:
+            bag[sign + kind] = left
+    for kind, count in other.items():
+        if count < 0 and kind not in mine:
+            bag[sign + kind] = -count
 
 
 def _rows(hunk: Hunk, kind: LineKind) -> set[int]:
