@@ -35,6 +35,7 @@ recursion, so deep nesting is safe) in time linear in the tree's size.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -354,8 +355,10 @@ def role_of(parent_type: str, child_type: str, field: str | None) -> int:
 
 class _Builder:
     def __init__(self, near: Sequence[tuple[int, int]] | None = None) -> None:
-        # line ranges: a tree-sitter node none of whose lines falls in one is left out
-        self.near = None if near is None else [(min(a, b), max(a, b)) for a, b in near]
+        # line ranges, merged and sorted: a tree-sitter node none of whose lines falls in
+        # one is left out
+        self.near = None if near is None else _merged([(min(a, b), max(a, b)) for a, b in near])
+        self.near_lows = [low for low, _ in self.near or ()]
         # one row per node: (parent, depth, begin, end, kind id); one append per node
         self.nodes: list[tuple[int, int, int, int, int]] = []
         self.kind_ids: dict[str, int] = {}
@@ -404,7 +407,10 @@ class _Builder:
     def _is_near(self, node: ts.Node) -> bool:
         # Every node built from a tree-sitter node lies within that node's rows.
         first, last = node.start_point[0] + 1, node.end_point[0] + 1
-        return any(low <= last and first <= high for low, high in self.near or ())
+        # the last range starting at or before `last` is the only one that can reach back
+        # to `first` (the ranges are disjoint and sorted)
+        k = bisect_right(self.near_lows, last) - 1
+        return k >= 0 and self.near is not None and self.near[k][1] >= first
 
     # ---- specs --------------------------------------------------------------------
 
@@ -792,6 +798,17 @@ class _Builder:
             elif child.type not in DROPPED:
                 specs.append((child, EXPR))
         self.push(index, specs)
+
+
+def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Ranges of lines (first <= last) as sorted disjoint ranges covering the same lines."""
+    out: list[tuple[int, int]] = []
+    for low, high in sorted(ranges):
+        if out and low <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], high))
+        else:
+            out.append((low, high))
+    return out
 
 
 def _is_ts(spec: _Spec, ntype: str) -> bool:
