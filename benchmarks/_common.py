@@ -10,6 +10,7 @@ import os
 import platform
 import shutil
 import subprocess
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,30 @@ def cpu_model() -> str | None:
             if line.startswith("model name"):
                 return line.split(":", 1)[1].strip()
     return None
+
+
+def cat_file_blobs(git_dir: str | Path, names: Iterable[str]) -> Iterator[tuple[str, bytes]]:
+    """(name, bytes) of each `rev:path` name that exists, read as asked through one
+    `git cat-file --batch` (a generator: each blob is read when the caller asks for it)."""
+    proc = subprocess.Popen(
+        ["git", "--git-dir", str(git_dir), "cat-file", "--batch"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        for name in names:
+            proc.stdin.write(name.encode() + b"\n")
+            proc.stdin.flush()
+            header = proc.stdout.readline().split()
+            if len(header) != 3:
+                continue  # "<name> missing"
+            data = proc.stdout.read(int(header[2]))
+            proc.stdout.read(1)
+            yield name, data
+    finally:
+        proc.stdin.close()
+        proc.wait()
 
 
 def machine(**extra: Any) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import tree_sitter_java
-from _common import compact_json, machine
+from _common import cat_file_blobs, compact_json, machine
 from tree_sitter import Language, Parser
 
 from hunkmetrics.lang.javaparser_diameter import diameter, parsed_diameter
@@ -72,25 +72,8 @@ def java_files(git_dir: Path, limit: int) -> list[tuple[str, bytes]]:
     paths = [p for p in listing if p.endswith(".java")]
     if limit:
         paths = paths[:limit]
-    proc = subprocess.Popen(
-        ["git", "--git-dir", str(git_dir), "cat-file", "--batch"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    out = []
-    for path in paths:
-        proc.stdin.write(f"HEAD:{path}\n".encode())
-        proc.stdin.flush()
-        header = proc.stdout.readline().split()
-        if len(header) != 3:
-            continue
-        data = proc.stdout.read(int(header[2]))
-        proc.stdout.read(1)
-        out.append((path, data))
-    proc.stdin.close()
-    proc.wait()
-    return out
+    names = [f"HEAD:{p}" for p in paths]
+    return [(name.removeprefix("HEAD:"), data) for name, data in cat_file_blobs(git_dir, names)]
 
 
 def random_spans(rng: random.Random, lines: int, count: int) -> list[tuple[int, int]]:

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import tree_sitter_java
-from _common import compact_json, snapshot_hunkmetrics
+from _common import cat_file_blobs, compact_json, snapshot_hunkmetrics
 from _common import machine as common_machine
 from tree_sitter import Language, Parser
 
@@ -140,25 +140,10 @@ def read_and_parse(bugs: list[dict[str, Any]]) -> dict[str, Any]:
     git_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     files = size = 0
     for repo, names in by_repo.items():
-        proc = subprocess.Popen(
-            ["git", "--git-dir", repo, "cat-file", "--batch"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-        )
-        assert proc.stdin is not None and proc.stdout is not None
-        for name in names:
-            proc.stdin.write(name.encode() + b"\n")
-            proc.stdin.flush()
-            header = proc.stdout.readline().split()
-            if len(header) != 3:
-                continue
-            data = proc.stdout.read(int(header[2]))
-            proc.stdout.read(1)
+        for _, data in cat_file_blobs(repo, names):
             parser.parse(data)
             files += 1
             size += len(data)
-        proc.stdin.close()
-        proc.wait()
     git_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     git_cpu = (git_after.ru_utime - git_before.ru_utime) + (
         git_after.ru_stime - git_before.ru_stime

@@ -47,14 +47,19 @@ def test_same_answers_for_the_spans_it_was_built_for(path: Path) -> None:
         for _ in range(rng.randint(1, 4)):
             first = rng.randint(1, lines)
             spans.append((first, first + rng.choice((0, 0, 1))))
-        part = _index(path, spans)
-        assert part.package == whole.package and part.parse_errors == whole.parse_errors
-        for first, last in spans:
-            assert part.enclosing(first, last) == whole.enclosing(first, last)
-        lo, hi = min(f for f, _ in spans), max(last for _, last in spans)
-        assert part.enclosing(lo, hi) == whole.enclosing(lo, hi)
-        for kind in ("type", "callable"):
-            assert _deepest(part, kind, spans) == _deepest(whole, kind, spans)
+        same_answers(whole, _index(path, spans), spans)
+
+
+def same_answers(whole: FileIndex, part: FileIndex, spans: list[tuple[int, int]]) -> None:
+    """`part` answers for `spans` as `whole` does: package, parse errors, the scopes
+    around each span and around all of them, the deepest type and callable."""
+    assert part.package == whole.package and part.parse_errors == whole.parse_errors
+    for first, last in spans:
+        assert part.enclosing(first, last) == whole.enclosing(first, last)
+    lo, hi = min(f for f, _ in spans), max(last for _, last in spans)
+    assert part.enclosing(lo, hi) == whole.enclosing(lo, hi)
+    for kind in ("type", "callable"):
+        assert _deepest(part, kind, spans) == _deepest(whole, kind, spans)
 
 
 JAVA = b"""package p;

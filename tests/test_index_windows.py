@@ -9,10 +9,10 @@ import random
 from pathlib import Path
 
 import pytest
+from test_index_reach import JAVA, same_answers  # JAVA: four methods, two anonymous classes
 
-from hunkmetrics.lang.index import FileIndex, Scope, build_index
+from hunkmetrics.lang.index import FileIndex, build_index
 from hunkmetrics.lang.languages import default_languages
-from hunkmetrics.lang.sweep import deepest_containing
 from hunkmetrics.lang.windows import TOP_BYTES, scope_captures
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -23,44 +23,11 @@ SOURCES = sorted(
     if p.suffix in (".java", ".py")
 )
 
-JAVA = b"""package p;
-class Outer {
-    void a() {
-        Runnable r = new Runnable() { public void run() {} };
-    }
-    void b() {
-        int x = 1;
-    }
-    void c() {
-        Runnable s = new Runnable() { public void run() {} };
-    }
-    void d() {
-        int y = 2;
-    }
-}
-"""
-
 
 def _index(data: bytes, name: str, spans: list[tuple[int, int]] | None) -> FileIndex:
     language = default_languages().for_path(name)
     assert language is not None
     return build_index(data, language, name, reach=spans, windowed=spans is not None)
-
-
-def _deepest(index: FileIndex, kind: str, spans: list[tuple[int, int]]) -> list[Scope | None]:
-    scopes = [s for s in index.scopes if s.kind == kind]
-    found = deepest_containing([(s.entered_at, s.end, s.depth) for s in scopes], spans)
-    return [scopes[k] if k is not None else None for k in found]
-
-
-def _same_answers(whole: FileIndex, part: FileIndex, spans: list[tuple[int, int]]) -> None:
-    assert part.package == whole.package and part.parse_errors == whole.parse_errors
-    for first, last in spans:
-        assert part.enclosing(first, last) == whole.enclosing(first, last)
-    lo, hi = min(f for f, _ in spans), max(last for _, last in spans)
-    assert part.enclosing(lo, hi) == whole.enclosing(lo, hi)
-    for kind in ("type", "callable"):
-        assert _deepest(part, kind, spans) == _deepest(whole, kind, spans)
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
@@ -75,7 +42,7 @@ def test_same_answers_as_the_whole_index_for_random_spans(path: Path) -> None:
         for _ in range(rng.randint(1, 5)):
             first = rng.randint(1, whole.line_count)
             spans.append((first, first + rng.choice((0, 0, 1, 3))))
-        _same_answers(whole, _index(data, path.name, spans), spans)
+        same_answers(whole, _index(data, path.name, spans), spans)
 
 
 def test_only_the_scopes_on_the_spans_rows_are_indexed() -> None:
@@ -97,7 +64,7 @@ def test_an_anonymous_class_is_numbered_after_those_above_its_rows() -> None:
         "p.Outer$2.run()",
     ]
     whole = _index(JAVA, "Outer.java", None)
-    _same_answers(whole, part, [(10, 10)])
+    same_answers(whole, part, [(10, 10)])
 
 
 def test_a_package_declared_below_a_long_header_is_found() -> None:
@@ -195,6 +162,6 @@ def test_nested_and_anonymous_scopes_at_every_line() -> None:
     for line in range(1, whole.line_count + 1):
         for extra in ([], [rng.randint(1, whole.line_count)], [1, whole.line_count]):
             spans = [(line, line)] + [(e, e) for e in extra]
-            _same_answers(whole, _index(NESTED, "Shapes.java", spans), spans)
+            same_answers(whole, _index(NESTED, "Shapes.java", spans), spans)
         gap = [(line, line + 1)]
-        _same_answers(whole, _index(NESTED, "Shapes.java", gap), gap)
+        same_answers(whole, _index(NESTED, "Shapes.java", gap), gap)

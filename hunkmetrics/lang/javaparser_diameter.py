@@ -44,13 +44,16 @@ from .javaparser_shape import (
     WRAPPERS,
     ShapedTree,
     bracket_count,
+    class_type_parts,
     fielded_children,
     file_last_line,
     is_last_name,
     is_name_chain,
     javaparser_lines,
+    parameter_parts,
     reshape,
     role_of,
+    untyped_parameters,
 )
 
 Heights = list[int]
@@ -327,30 +330,21 @@ class _Walk:
         return self.join(children)  # VariableDeclarator
 
     def parameter(self, node: ts.Node, role: int, out: Heights) -> None:
-        fields = fielded_children(node)
+        parts = parameter_parts(node)
         children = self.modifiers(node)
-        type_node = fields.get("type")
-        name = fields.get("name")
-        if node.type == "spread_parameter":
-            for child in node.named_children:
-                if child.type not in ("modifiers", "variable_declarator", *DROPPED):
-                    self.visit(child, TYPE, children)
-                elif child.type == "variable_declarator":
-                    name = child.child_by_field_name("name")
-        elif node.type == "catch_formal_parameter":
-            for child in node.named_children:
-                if child.type == "catch_type":
-                    types = [c for c in child.named_children if c.type not in DROPPED]
-                    if len(types) == 1:
-                        self.visit(types[0], TYPE, children)
-                    else:
-                        union: Heights = []
-                        for each in types:
-                            self.visit(each, TYPE, union)
-                        children.append(self.join(union))  # UnionType
-        elif type_node is not None:
-            children.extend(self.type_copy(type_node, fields.get("dimensions")))
-        if name is not None:
+        for each in parts.types:
+            self.visit(each, TYPE, children)
+        for _, caught in parts.caught:
+            if len(caught) == 1:
+                self.visit(caught[0], TYPE, children)
+            else:
+                union: Heights = []
+                for each in caught:
+                    self.visit(each, TYPE, union)
+                children.append(self.join(union))  # UnionType
+        if parts.declared is not None:
+            children.extend(self.type_copy(parts.declared, parts.dims))
+        if parts.name is not None:
             children.append(0)  # SimpleName
         out.append(self.join(children))  # Parameter
 
@@ -385,9 +379,7 @@ class _Walk:
         children: Heights = []
         params = node.child_by_field_name("parameters")
         if params is not None:
-            untyped = [params] if params.type == "identifier" else []
-            if params.type == "inferred_parameters":
-                untyped = [c for c in params.named_children if c.type == "identifier"]
+            untyped = untyped_parameters(params)
             if untyped:
                 # Parameter(UnknownType, SimpleName) each
                 children.extend(self.join([0, 0]) for _ in untyped)
@@ -458,9 +450,7 @@ class _Walk:
         out.append(self.join(children + inner))  # the outermost ArrayType
 
     def class_type(self, node: ts.Node, role: int, out: Heights) -> None:
-        todo = [c for c in node.named_children if c.type not in DROPPED]
-        if node.type == "generic_type" and todo and todo[0].type == "scoped_type_identifier":
-            todo = [c for c in todo[0].named_children if c.type not in DROPPED] + todo[1:]
+        todo = class_type_parts(node)
         children: Heights = []
         name_seen = False
         for position, child in enumerate(todo):

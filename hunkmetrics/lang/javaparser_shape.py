@@ -578,35 +578,19 @@ class _Builder:
 
     def _parameter(self, node: ts.Node, role: int, parent: int, begin: int, end: int) -> None:
         index = self.emit("Parameter", begin, end, parent)
-        fields = fielded_children(node)
+        parts = parameter_parts(node)
         specs = self._modifier_specs(node)
-        type_node = fields.get("type")
-        name = fields.get("name")
-        if node.type == "spread_parameter":
-            for child in node.named_children:
-                if child.type not in ("modifiers", "variable_declarator", *DROPPED):
-                    specs.append((child, TYPE))
-                elif child.type == "variable_declarator":
-                    name = child.child_by_field_name("name")
-        elif node.type == "catch_formal_parameter":
-            for child in node.named_children:
-                if child.type == "catch_type":
-                    types = [c for c in child.named_children if c.type not in DROPPED]
-                    if len(types) == 1:
-                        specs.append((types[0], TYPE))
-                    else:
-                        specs.append(
-                            (
-                                "UnionType",
-                                _first_line(child),
-                                _last_line(child),
-                                [(t, TYPE) for t in types],
-                            )
-                        )
-        elif type_node is not None:
-            specs.append(self._type_specs(type_node, fields.get("dimensions"), end))
-        if name is not None:
-            specs.append(self._simple_name(name))
+        specs.extend((t, TYPE) for t in parts.types)
+        for catch_type, caught in parts.caught:
+            if len(caught) == 1:
+                specs.append((caught[0], TYPE))
+            else:
+                union: list[_Spec] = [(t, TYPE) for t in caught]
+                specs.append(("UnionType", _first_line(catch_type), _last_line(catch_type), union))
+        if parts.declared is not None:
+            specs.append(self._type_specs(parts.declared, parts.dims, end))
+        if parts.name is not None:
+            specs.append(self._simple_name(parts.name))
         self.push(index, specs)
 
     def _enhanced_for(self, node: ts.Node, role: int, parent: int, begin: int, end: int) -> None:
@@ -661,9 +645,7 @@ class _Builder:
         specs: list[_Spec] = []
         params = node.child_by_field_name("parameters")
         if params is not None:
-            untyped = [params] if params.type == "identifier" else []
-            if params.type == "inferred_parameters":
-                untyped = [c for c in params.named_children if c.type == "identifier"]
+            untyped = untyped_parameters(params)
             if untyped:
                 for ident in untyped:
                     line, last = _first_line(ident), _last_line(ident)
@@ -755,9 +737,7 @@ class _Builder:
         scope type, a SimpleName and its type arguments."""
         index = self.emit("ClassOrInterfaceType", begin, end, parent)
         specs: list[_Spec] = []
-        todo = [c for c in node.named_children if c.type not in DROPPED]
-        if node.type == "generic_type" and todo and todo[0].type == "scoped_type_identifier":
-            todo = [c for c in todo[0].named_children if c.type not in DROPPED] + todo[1:]
+        todo = class_type_parts(node)
         name_seen = False
         for position, child in enumerate(todo):
             if child.type == "type_arguments":
@@ -798,6 +778,60 @@ class _Builder:
             elif child.type not in DROPPED:
                 specs.append((child, EXPR))
         self.push(index, specs)
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterParts:
+    """What JavaParser's Parameter holds after the modifiers: `types` read as types (a
+    spread parameter's), each catch type with the types it catches (one: that type; more:
+    a UnionType of them), or the `declared` type copied with `dims`; then the `name`."""
+
+    types: tuple[ts.Node, ...] = ()
+    caught: tuple[tuple[ts.Node, tuple[ts.Node, ...]], ...] = ()
+    declared: ts.Node | None = None
+    dims: ts.Node | None = None
+    name: ts.Node | None = None
+
+
+def parameter_parts(node: ts.Node) -> ParameterParts:
+    """The parts of a formal_parameter, spread_parameter or catch_formal_parameter."""
+    fields = fielded_children(node)
+    name = fields.get("name")
+    if node.type == "spread_parameter":
+        types = []
+        for child in node.named_children:
+            if child.type not in ("modifiers", "variable_declarator", *DROPPED):
+                types.append(child)
+            elif child.type == "variable_declarator":
+                name = child.child_by_field_name("name")
+        return ParameterParts(types=tuple(types), name=name)
+    if node.type == "catch_formal_parameter":
+        caught = tuple(
+            (child, tuple(c for c in child.named_children if c.type not in DROPPED))
+            for child in node.named_children
+            if child.type == "catch_type"
+        )
+        return ParameterParts(caught=caught, name=name)
+    return ParameterParts(declared=fields.get("type"), dims=fields.get("dimensions"), name=name)
+
+
+def untyped_parameters(params: ts.Node) -> list[ts.Node]:
+    """A lambda's parameters without types (`x ->`, `(a, b) ->`), each becoming
+    Parameter(UnknownType, SimpleName); empty for typed parameters."""
+    if params.type == "identifier":
+        return [params]
+    if params.type == "inferred_parameters":
+        return [c for c in params.named_children if c.type == "identifier"]
+    return []
+
+
+def class_type_parts(node: ts.Node) -> list[ts.Node]:
+    """The children a generic_type or scoped_type_identifier's ClassOrInterfaceType is
+    made of (a generic type's scoped name spliced in)."""
+    todo = [c for c in node.named_children if c.type not in DROPPED]
+    if node.type == "generic_type" and todo and todo[0].type == "scoped_type_identifier":
+        todo = [c for c in todo[0].named_children if c.type not in DROPPED] + todo[1:]
+    return todo
 
 
 def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
