@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -93,7 +92,7 @@ class ParseCache:
         tuple[tuple[str, str, bytes, str | None], tuple[tuple[int, int], ...]], FileIndex
     ] = field(default_factory=dict)
     fragments: dict[tuple[object, ...], object] = field(default_factory=dict)
-    shaped: dict[tuple[str, str, tuple[tuple[int, int], ...] | None], BirchTree | None] = field(
+    shaped: dict[tuple[str, bytes, tuple[tuple[int, int], ...] | None], BirchTree | None] = field(
         default_factory=dict
     )
     parses: int = 0
@@ -153,7 +152,7 @@ class ParseCache:
         """The language's birch tree of `data` (`Hooks.birch_tree`, near the given line
         ranges; None where it has none), built once per distinct text and ranges from
         this cache's parse."""
-        key = (language.name, _digest(data), None if near is None else tuple(near))
+        key = (language.name, data, None if near is None else tuple(near))
         if key not in self.shaped:
             self.shaped[key] = language.hooks.birch_tree(
                 data, lambda d: self.tree(language, d), near
@@ -193,10 +192,6 @@ class ParseCache:
                 windowed=True,
             )
         return partial
-
-
-def _digest(data: bytes) -> str:
-    return hashlib.sha1(data).hexdigest()
 
 
 def build_index(
