@@ -16,6 +16,7 @@ from hunkmetrics.cli.app import app
 from hunkmetrics.datasets.batch import run_batch
 from hunkmetrics.datasets.export import COLUMN_NAMES
 from hunkmetrics.datasets.inputs import Defaults
+from hunkmetrics.datasets.records import parse_result
 
 cli = CliRunner()
 EXPECTED_COLUMNS = [
@@ -39,6 +40,7 @@ EXPECTED_COLUMNS = [
     "methods",
     "shared_package_depth",
     "located_by",
+    "evidence",
     "unplaced_hunks",
     "excluded_hunks",
     "source",
@@ -137,6 +139,8 @@ def test_csv_columns_and_values_by_hand(results, tmp_path) -> None:
         near["hunking"],
     ) == ("source", "pre", "default", "3", "false", "as-given")
     assert near["unplaced_hunks"] == near["excluded_hunks"] == near["warnings"] == "0"
+    assert near["evidence"] == "seen/seen/seen"  # located with the sources: nothing guessed
+    assert by_id["alpha-empty"]["evidence"] == ""  # an error row has no hunks
     doc = records["zeta-near"]
     assert near["divergence"] == repr(doc["divergence"]["value"])  # full precision
     assert near["config_fingerprint"] == doc["config"]["fingerprint"]
@@ -374,3 +378,23 @@ def test_a_non_string_error_is_an_error_row(tmp_path: Path) -> None:
     rows = list(csv.DictReader(out.open()))
     assert [(r["id"], r["error"]) for r in rows] == [("a", "5"), ("b", "")]
     assert "(1 with an error)" in result.stderr
+
+
+def test_evidence_is_the_least_certain_basis_of_each_level() -> None:
+    """Hunks seen/seen/seen, inferred/seen/unknown and seen/inferred/seen: the package is
+    at best inferred somewhere, the class too, the method unknown somewhere. Items that
+    are no evidence string are passed over; no hunk list, no evidence."""
+    hunks = [
+        {"evidence": "seen/seen/seen"},
+        {"evidence": "inferred/seen/unknown"},
+        {"evidence": "seen/inferred/seen"},
+        {"evidence": "seen/seen"},
+        {"evidence": 3},
+        "seen/seen/seen",
+    ]
+    assert parse_result({"id": "a", "hunks": hunks}).evidence == "inferred/inferred/unknown"
+    assert parse_result({"id": "b", "hunks": [{"evidence": "seen/seen/seen"}]}).evidence == (
+        "seen/seen/seen"
+    )
+    assert parse_result({"id": "c"}).evidence is None
+    assert parse_result({"id": "d", "hunks": [{"evidence": "maybe/seen/seen"}]}).evidence is None

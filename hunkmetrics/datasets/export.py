@@ -62,6 +62,7 @@ COLUMNS: list[tuple[str, str, Getter]] = [
     ("methods", "int64", lambda r: r.proximity.methods),
     ("shared_package_depth", "int64", lambda r: r.proximity.shared_package_depth),
     ("located_by", "string", lambda r: r.proximity.located_by),
+    ("evidence", "string", lambda r: r.evidence),
     ("unplaced_hunks", "int64", lambda r: r.proximity.unplaced_hunks),
     ("excluded_hunks", "int64", lambda r: r.divergence.excluded_hunks),
     ("source", "string", lambda r: r.source),

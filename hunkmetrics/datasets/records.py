@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from ..errors import HunkmetricsError
 from ..jsonvalues import as_bool, as_float, as_int, as_str
+from ..lang.evidence import EVIDENCE_PATTERN, Basis, weakest
 
 
 def encode_record(record: dict[str, Any]) -> bytes:
@@ -188,6 +190,23 @@ def _count(value: object) -> int | None:
     return len(value) if isinstance(value, list) else None
 
 
+def _weakest_evidence(hunks: object) -> str | None:
+    """The least certain basis of each level over a record's hunks (`evidence` of each
+    hunk, `package/class/method`), as one `package/class/method`; None without any."""
+    if not isinstance(hunks, list):
+        return None
+    found = [
+        h["evidence"].split("/")
+        for h in hunks
+        if isinstance(h, dict)
+        and isinstance(h.get("evidence"), str)
+        and re.fullmatch(EVIDENCE_PATTERN, h["evidence"])
+    ]
+    if not found:
+        return None
+    return "/".join(weakest(*(cast(Basis, level[k]) for level in found)) for k in range(3))
+
+
 def _texts(value: object) -> tuple[str, ...] | None:
     """The strings of a list (other items skipped); None when it is not a list."""
     return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else None
@@ -266,6 +285,7 @@ class ResultRecord:
     config: RunConfig = RunConfig()
     tool_version: str | None = None
     commit: CommitMeta | None = None  # mine's records only
+    evidence: str | None = None  # the least certain basis of each level over the hunks
 
     @property
     def ok(self) -> bool:
@@ -329,6 +349,7 @@ def parse_result(raw: Mapping[str, object]) -> ResultRecord:
             date=as_str(raw.get("date")),
             author=as_str(raw.get("author")),
         ),
+        evidence=_weakest_evidence(raw.get("hunks")),
     )
 
 
