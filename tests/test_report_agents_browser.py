@@ -8,14 +8,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import shutil
 import time
 from pathlib import Path
 
 import pytest
+from chromium import CHROMIUM, PAGE_FACTS, WIDTH, Chromium
 from test_report_agents import BUGS, attempt
-from test_report_browser import CHROMIUM, PAGE_FACTS, WIDTH, Chromium, full_study
+from test_report_browser import full_study
 
 from hunkmetrics.report import write_report
 from hunkmetrics.report.downloads import decode_csv_href
@@ -25,25 +25,6 @@ pytestmark = pytest.mark.skipif(
     reason="/usr/bin/chromium is absent: apt-get install -y chromium to run the browser tests",
 )
 pytest.importorskip("matplotlib")
-
-
-@pytest.fixture
-def browser(tmp_path: Path):
-    chromium = Chromium(tmp_path)
-    try:
-        chromium.open_page()
-        yield chromium
-    finally:
-        chromium.close()
-
-
-@pytest.fixture
-def artifacts(tmp_path: Path) -> Path:
-    """Where the screenshot is kept: $HUNKMETRICS_ARTIFACTS, else pytest's tmp dir."""
-    where = os.environ.get("HUNKMETRICS_ARTIFACTS")
-    path = Path(where) if where else tmp_path / "artifacts"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 LINKS = """(() => [...document.querySelectorAll('svg a')].map(a =>
