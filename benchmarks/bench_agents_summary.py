@@ -27,7 +27,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from _common import compact_json, machine
 
@@ -134,11 +136,62 @@ def generate(path: Path, bugs: Path, count: int, actions: int, seed: int) -> Non
             )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def input_options(parser: argparse.ArgumentParser) -> None:
+    """The generated input's options (shared with bench_report_agents.py)."""
     parser.add_argument("--count", type=int, default=100_000, help="attempt lines")
     parser.add_argument("--actions", type=int, default=200, help="actions per attempt")
     parser.add_argument("--seed", type=int, default=1)
+
+
+def input_facts(args: argparse.Namespace, attempts: Path, generated: float) -> dict[str, Any]:
+    """What the generated input was, for the result file."""
+    return {
+        "attempts": args.count,
+        "actions_per_attempt": args.actions,
+        "actions": args.count * args.actions,
+        "file_mib": round(attempts.stat().st_size / 2**20, 1),
+        "generated_s": round(generated, 1),
+        "seed": args.seed,
+    }
+
+
+@dataclass(frozen=True)
+class Run:
+    """One `python -m hunkmetrics ...` child: its output, wall time from the parent, CPU
+    and peak RSS (of the one waited-for child)."""
+
+    stdout: str
+    stderr: str
+    wall_s: float
+    cpu_s: float
+    peak_rss_mib: float
+
+
+def run_hunkmetrics(*arguments: str) -> Run:
+    """Run the command line in a child process and measure it; exits on failure."""
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "hunkmetrics", *arguments],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+    )
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"hunkmetrics {arguments[0]} failed: {done.stderr}")
+    child = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return Run(
+        done.stdout,
+        done.stderr,
+        wall,
+        child.ru_utime + child.ru_stime,
+        round(child.ru_maxrss / 1024, 1),  # Linux: KiB
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    input_options(parser)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
 
@@ -147,47 +200,24 @@ def main() -> None:
         started = time.perf_counter()
         generate(attempts, bugs, args.count, args.actions, args.seed)
         generated = time.perf_counter() - started
-        size = attempts.stat().st_size
-        command = [
-            sys.executable,
-            "-m",
-            "hunkmetrics",
-            "agents",
-            "summary",
-            str(attempts),
-            "--bugs",
-            str(bugs),
-            "--format",
-            "json",
-        ]
-        started = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ))
-        wall = time.perf_counter() - started
-        if done.returncode != 0:
-            raise SystemExit(f"summary failed: {done.stderr}")
-        child = resource.getrusage(resource.RUSAGE_CHILDREN)
-        doc = json.loads(done.stdout)
-    peak_mib = round(child.ru_maxrss / 1024, 1)  # Linux: KiB
+        facts = input_facts(args, attempts, generated)
+        run = run_hunkmetrics(
+            "agents", "summary", str(attempts), "--bugs", str(bugs), "--format", "json"
+        )
+    doc = json.loads(run.stdout)
     result = {
         "benchmark": "agents summary",
         "machine": machine(load_average=list(os.getloadavg())),
-        "input": {
-            "attempts": args.count,
-            "actions_per_attempt": args.actions,
-            "actions": args.count * args.actions,
-            "file_mib": round(size / 2**20, 1),
-            "generated_s": round(generated, 1),
-            "seed": args.seed,
-        },
+        "input": facts,
         "summary": {
-            "wall_s": round(wall, 2),
-            "cpu_s": round(child.ru_utime + child.ru_stime, 2),
-            "peak_rss_mib": peak_mib,
-            "attempts_per_s": round(args.count / wall),
+            "wall_s": round(run.wall_s, 2),
+            "cpu_s": round(run.cpu_s, 2),
+            "peak_rss_mib": run.peak_rss_mib,
+            "attempts_per_s": round(args.count / run.wall_s),
             "tables": list(doc["tables"]),
         },
         "targets": {"wall_s": 30, "peak_rss_mib": 1024},
-        "met": {"wall_s": wall < 30, "peak_rss_mib": peak_mib < 1024},
+        "met": {"wall_s": run.wall_s < 30, "peak_rss_mib": run.peak_rss_mib < 1024},
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(compact_json(result))

@@ -18,15 +18,12 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from _common import compact_json, machine, snapshot_hunkmetrics
-from bench_agents_summary import generate
+from bench_agents_summary import generate, input_facts, input_options, run_hunkmetrics
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "report_agents.json"
@@ -35,9 +32,7 @@ TARGET_S = 60
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=100_000, help="attempt lines")
-    parser.add_argument("--actions", type=int, default=200, help="actions per attempt")
-    parser.add_argument("--seed", type=int, default=1)
+    input_options(parser)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
 
@@ -48,52 +43,30 @@ def main() -> None:
         started = time.perf_counter()
         generate(attempts, results, args.count, args.actions, args.seed)
         generated = time.perf_counter() - started
-        size = attempts.stat().st_size
-        command = [
-            sys.executable,
-            "-m",
-            "hunkmetrics",
-            "report",
-            str(results),
-            "--attempts",
-            str(attempts),
-            "--out",
-            str(page),
-        ]
-        started = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ))
-        wall = time.perf_counter() - started
-        if done.returncode != 0:
-            raise SystemExit(f"report failed: {done.stderr}")
-        child = resource.getrusage(resource.RUSAGE_CHILDREN)
+        facts = input_facts(args, attempts, generated)
+        run = run_hunkmetrics(
+            "report", str(results), "--attempts", str(attempts), "--out", str(page)
+        )
         html = page.read_text(encoding="utf-8")
         figures = len(re.findall(r"<figure\b", html))
         downloads = len(re.findall(r'<a class="csv"', html))
         page_mib = round(page.stat().st_size / 2**20, 1)
-    peak_mib = round(child.ru_maxrss / 1024, 1)  # Linux: KiB
     result = {
         "benchmark": "report --attempts",
         "machine": machine(load_average=list(os.getloadavg())),
         "code": code,
-        "input": {
-            "attempts": args.count,
-            "actions_per_attempt": args.actions,
-            "actions": args.count * args.actions,
-            "file_mib": round(size / 2**20, 1),
-            "generated_s": round(generated, 1),
-            "seed": args.seed,
-        },
+        "input": facts,
         "report": {
-            "wall_s": round(wall, 2),
-            "cpu_s": round(child.ru_utime + child.ru_stime, 2),
-            "peak_rss_mib": peak_mib,
+            "wall_s": round(run.wall_s, 2),
+            "cpu_s": round(run.cpu_s, 2),
+            "peak_rss_mib": run.peak_rss_mib,
             "page_mib": page_mib,
             "figures": figures,
             "csv_downloads": downloads,
-            "stderr": done.stderr.strip().splitlines()[-1:],
+            "stderr": run.stderr.strip().splitlines()[-1:],
         },
         "targets": {"wall_s": TARGET_S},
-        "met": {"wall_s": wall < TARGET_S},
+        "met": {"wall_s": run.wall_s < TARGET_S},
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(compact_json(result))
