@@ -36,7 +36,7 @@ recursion, so deep nesting is safe) in time linear in the tree's size.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain
@@ -943,13 +943,6 @@ def javaparser_lines(source: bytes) -> bytes:
     return source
 
 
-def shape_parsed(source: bytes, parse: Callable[[bytes], ts.Tree]) -> ShapedTree:
-    """The JavaParser-shaped tree of Java `source`, parsed by `parse` (a parse cache's,
-    so the tree-sitter parse is shared) after `javaparser_lines`."""
-    source = javaparser_lines(source)
-    return reshape(parse(source).root_node, file_last_line(source))
-
-
 @cache
 def _java_parser() -> ts.Parser:
     # The grammar module directly: importing .languages here would close an import cycle
@@ -959,4 +952,5 @@ def _java_parser() -> ts.Parser:
 
 def shape_java(source: bytes) -> ShapedTree:
     """Parse Java source with tree-sitter-java and reshape it."""
-    return shape_parsed(source, _java_parser().parse)
+    source = javaparser_lines(source)
+    return reshape(_java_parser().parse(source).root_node, file_last_line(source))
