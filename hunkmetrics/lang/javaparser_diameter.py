@@ -67,11 +67,10 @@ Heights = list[int]
     _IDENTIFIER,
     _TYPE_IDENTIFIER,
     _PARENTHESIZED,
-    _SCOPED,
     _LEAF,
-    _HANDLED,
+    _BY_ROLE,  # read by `visit` in its role: the handled kinds, qualified names
     _PLAIN,
-) = range(10)
+) = range(9)
 
 _NO_KIND = 2**16  # kind ids are 16-bit; ERROR is the last one
 
@@ -79,8 +78,7 @@ _OWN_ACTIONS: Final = {
     "identifier": _IDENTIFIER,
     "type_identifier": _TYPE_IDENTIFIER,
     "parenthesized_expression": _PARENTHESIZED,
-    "scoped_identifier": _SCOPED,
-    "field_access": _SCOPED,  # a qualified Name in a name's position, else handled
+    "scoped_identifier": _BY_ROLE,  # a qualified Name
 }
 _MODIFIER_LISTS: Final = frozenset({"modifiers"})  # anonymous children are Modifier leaves
 
@@ -144,7 +142,7 @@ def _action(kind_name: str, named: bool) -> int:
     if kind_name in LEAVES:
         return _LEAF
     if kind_name in _HANDLERS:
-        return _HANDLED
+        return _BY_ROLE  # field_access among them (a qualified Name in a name's position)
     return _PLAIN
 
 
