@@ -71,6 +71,7 @@ def build_attempt(
         patch=draft.patch,
         patch_source=draft.patch_source,
         outcome=draft.outcome,
+        task=draft.task,
         steps=tuple(steps),
         calls=tuple(calls),
         actions=classify_calls(calls, profile),

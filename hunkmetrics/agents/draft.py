@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from hunkmetrics.agents.model import Outcome, Tokens
+from hunkmetrics.agents.model import Outcome, TaskContext, Tokens
 
 
 @dataclass(slots=True)
@@ -62,6 +62,7 @@ class Draft:
     patch: str | None = None
     patch_source: str = "none"
     outcome: Outcome | None = None
+    task: TaskContext | None = None
     steps: list[StepDraft] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 

@@ -27,7 +27,7 @@ from hunkmetrics.agents.metrics import (
     unique_native_tools,
     unique_shell_commands,
 )
-from hunkmetrics.agents.model import Attempt, Outcome
+from hunkmetrics.agents.model import Attempt, Outcome, TaskContext
 from hunkmetrics.agents.outcomes import merge, outcome_from_columns, read_outcome
 from hunkmetrics.agents.runs import Run
 from hunkmetrics.documents.build import TOOL
@@ -53,17 +53,23 @@ class Settings:
     # A harness that scores instead of counting tests (Harbor's reward, an Inspect score):
     # repaired when the score reaches this.
     reward_threshold: float = 1.0
+    # One git repository per `org/repo` (as `org/repo`, `org__repo` or `repo`): the
+    # sources of a harness's gold patch, at the task's base commit.
+    repos: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Reference:
-    """The developer patch for a bug and where its sources are (picklable)."""
+    """The developer patch for a bug and where its sources are (picklable). `patch`
+    names it (a file's path); `data` holds its text when it came from no file (a
+    harness's gold patch)."""
 
     name: str
     patch: str
     repo: str | None = None
     rev: str | None = None
     reverse: bool = False
+    data: bytes | None = None
 
 
 def _config(settings: Settings) -> dict[str, Any]:
@@ -73,6 +79,7 @@ def _config(settings: Settings) -> dict[str, Any]:
         "reverse": settings.reverse,
         "exclude_tests": settings.exclude_tests,
         "reward_threshold": settings.reward_threshold,
+        "repos": settings.repos,
     }
 
 
@@ -177,12 +184,19 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
     outcome = run_outcome(run) or attempt.outcome
     warnings = list(attempt.warnings)
     data, patch_source = _patch_text(run, attempt)
+    if reference is None and attempt.task is not None and attempt.task.gold_patch:
+        reference = task_reference(attempt.task, settings.repos, warnings)
 
     localization: LocalizationResult | None = None
     sites: list[HunkSite] = []
     patch_files: tuple[str, ...] = ()
     patch_error: str | None = None
     nonempty = bool(data and data.strip())
+    touches = patch_touches(data) if nonempty and data is not None else None
+    if touches is not None and touches["tests"]:
+        shown = ", ".join(touches["tests"][:5])
+        more = f" and {len(touches['tests']) - 5} more" if len(touches["tests"]) > 5 else ""
+        warnings.append(f"the agent's patch edits test files: {shown}{more}")
     if reference is None:
         warnings.append(f"no developer patch for bug {run.bug}: localization not measured")
     else:
@@ -251,6 +265,7 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
             "empty": not nonempty,
             "files": list(patch_files),
             "error": patch_error,
+            "touches": touches,
         },
         "outcome": None
         if outcome is None
@@ -314,10 +329,63 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
     return ATTEMPT_OK.build(record)
 
 
+def task_reference(task: TaskContext, repos: str | None, warnings: list[str]) -> Reference:
+    """The harness's gold patch as the developer patch, read against the task's repository
+    at its base commit when `repos` holds it (diff-only otherwise, with a warning)."""
+    assert task.gold_patch is not None
+    repo = find_repository(repos, task.repository) if repos and task.repository else None
+    if repos and task.repository and repo is None:
+        warnings.append(
+            f"no repository {task.repository} under {repos}: the gold patch is placed from "
+            "the diff alone"
+        )
+    if repo is not None and not task.base_commit:
+        warnings.append(
+            f"no base commit for {task.repository}: the gold patch is placed from the diff alone"
+        )
+        repo = None
+    return Reference(
+        name=task.gold_source,
+        patch=task.gold_source,
+        repo=repo,
+        rev=task.base_commit if repo is not None else None,
+        data=task.gold_patch.encode("utf-8", "surrogateescape"),
+    )
+
+
+def find_repository(repos: str, name: str) -> str | None:
+    """The git repository for `org/repo` under `repos`: `org/repo`, `org__repo` or `repo`."""
+    org, _, short = name.strip("/").rpartition("/")
+    candidates = [Path(repos) / org / short, Path(repos) / f"{org}__{short}", Path(repos) / short]
+    for folder in candidates if org else [Path(repos) / short]:
+        if (folder / ".git").exists() or (folder / "HEAD").is_file():
+            return str(folder)
+    return None
+
+
+def patch_touches(data: bytes) -> dict[str, list[str]] | None:
+    """The files an agent's patch changes, by kind: `source` (what localization counts),
+    `tests` (test files and fixtures such as conftest.py: editing them is a known way to
+    game a benchmark) and `other` (docs, build files, data). None when it is no diff."""
+    from hunkmetrics.patch.parse import parse_patch
+
+    try:
+        patch = parse_patch(data)
+    except HunkmetricsError:
+        return None
+    selection = path_selection(exclude_tests=True)
+    touches: dict[str, list[str]] = {"source": [], "tests": [], "other": []}
+    for file_diff in patch.files:
+        reason = selection.file_reason(file_diff)
+        kind = "source" if reason is None else "tests" if reason == "test file" else "other"
+        touches[kind].append(file_diff.path)
+    return touches
+
+
 def _open_reference(reference: Reference, selection: PathSelection) -> Workspace:
     try:
         return open_workspace(
-            reference.patch,
+            reference.data if reference.data is not None else reference.patch,
             repo=reference.repo,
             rev=reference.rev,
             reverse=reference.reverse,

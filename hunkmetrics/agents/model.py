@@ -144,6 +144,20 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
+class TaskContext:
+    """What the harness says about the task itself: its gold (developer) patch, the
+    repository (`org/repo`) and the commit the agent started from. Readers fill what their
+    harness records (a SWE-bench instance, an Inspect sample's metadata, a Harbor task's
+    `solution/`); `agents evaluate` measures against `gold_patch` when no `--reference`
+    names one for the bug."""
+
+    gold_patch: str | None = None
+    gold_source: str = "none"
+    repository: str | None = None
+    base_commit: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Redirect:
     """One shell redirection: operator (`>`, `>>`, `<`, `<<`, `2>&1`, …) and its target;
     for a heredoc (`<<`) the target is the delimiter and `body` the text fed to the command."""
@@ -294,6 +308,7 @@ class Attempt:
     patch: str | None = None
     patch_source: str = "none"
     outcome: Outcome | None = None
+    task: TaskContext | None = None
     steps: tuple[Step, ...] = ()
     calls: tuple[ToolCall, ...] = ()
     actions: tuple[Action, ...] = ()

@@ -298,8 +298,9 @@ ATTEMPT_HEAD: dict[str, Shape] = {
             "reverse": BOOL,
             "exclude_tests": BOOL,
             "reward_threshold": NUMBER,
+            "repos": Nullable(STR),
         },
-        optional=frozenset({"reward_threshold"}),  # lines written before it existed
+        optional=frozenset({"reward_threshold", "repos"}),  # lines written before they existed
     ),
     "agent": STR,
     "bug": STR,
@@ -314,7 +315,16 @@ ATTEMPT_OK = Obj(
         "model": Nullable(STR),
         "session_id": Nullable(STR),
         "reference": Nullable(STR),
-        "patch": Obj({"source": STR, "empty": BOOL, "files": STRINGS, "error": Nullable(STR)}),
+        "patch": Obj(
+            {
+                "source": STR,
+                "empty": BOOL,
+                "files": STRINGS,
+                "error": Nullable(STR),
+                "touches": Nullable(Obj({"source": STRINGS, "tests": STRINGS, "other": STRINGS})),
+            },
+            optional=frozenset({"touches"}),  # lines written before it existed
+        ),
         "outcome": Nullable(
             Obj(
                 {

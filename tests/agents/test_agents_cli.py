@@ -88,7 +88,19 @@ def test_evaluate_a_runs_directory(tmp_path: Path) -> None:
         None,
         False,
     )
-    assert codex["patch"] == {"source": "none", "empty": True, "files": [], "error": None}
+    assert codex["patch"] == {
+        "source": "none",
+        "empty": True,
+        "files": [],
+        "error": None,
+        "touches": None,
+    }
+    # Both Java files of claude's patch are source: neither is under a test directory.
+    assert claude["patch"]["touches"] == {
+        "source": ["source/org/jfree/chart/Foo.java", "scratch/Repro.java"],
+        "tests": [],
+        "other": [],
+    }
 
     assert records["qwen/Chart-1"]["error"].endswith("malformed or truncated JSON: Expecting value")
     assert "1 of 3 runs could not be evaluated" in result.stderr
