@@ -292,6 +292,16 @@ def evaluate(
             "Inspect score: C=1, P=0.5, I=0): repaired when the score reaches this.",
         ),
     ] = 1.0,
+    repos: Annotated[
+        Path | None,
+        typer.Option(
+            "--repos",
+            help="A folder of git repositories, one per org/repo (named org/repo, org__repo "
+            "or repo): a harness's gold patch is placed in its sources at the task's base "
+            "commit. Without it, gold patches are placed from the diff alone.",
+            show_default=False,
+        ),
+    ] = None,
     repo: RepoOpt = None,
     rev: RevOpt = None,
     reverse: ReverseOpt = False,
@@ -326,6 +336,8 @@ def evaluate(
     def body() -> None:
         if resume and out is None:
             raise HunkmetricsError("--resume continues an --out file: give --out")
+        if repos is not None and not repos.is_dir():
+            raise HunkmetricsError(f"--repos {repos}: not a folder")
         from ..agents.batch import evaluate_runs, read_references
         from ..agents.evaluate import Settings
 
@@ -340,6 +352,7 @@ def evaluate(
             reverse=reverse,
             exclude_tests=exclude_tests,
             reward_threshold=reward_threshold,
+            repos=str(repos.resolve()) if repos is not None else None,
         )
         err = rich_console(stderr=True)
         bar = Progress(
