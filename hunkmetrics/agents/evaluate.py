@@ -56,6 +56,8 @@ class Settings:
     # One git repository per `org/repo` (as `org/repo`, `org__repo` or `repo`): the
     # sources of a harness's gold patch, at the task's base commit.
     repos: str | None = None
+    # The hunk profile of the developer patch's traits (divergence, proximity).
+    hunk_profile: str = "default"
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +193,7 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
     sites: list[HunkSite] = []
     patch_files: tuple[str, ...] = ()
     patch_error: str | None = None
+    traits: dict[str, Any] | None = None
     nonempty = bool(data and data.strip())
     touches = patch_touches(data) if nonempty and data is not None else None
     if touches is not None and touches["tests"]:
@@ -204,6 +207,7 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
         with _open_reference(reference, selection) as dev:
             sites = hunk_sites(dev.located())
             warnings.extend(dev.warnings)
+            traits = reference_traits(dev, settings.hunk_profile)
             candidate: Workspace | None = None
             if data is not None and data.strip():
                 try:
@@ -260,6 +264,7 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
         "model": attempt.model,
         "session_id": attempt.session_id,
         "reference": reference.name if reference is not None else None,
+        "reference_traits": traits,
         "patch": {
             "source": patch_source,
             "empty": not nonempty,
@@ -327,6 +332,18 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
         "sequence": [a.category for a in attempt.actions],
     }
     return ATTEMPT_OK.build(record)
+
+
+def reference_traits(dev: Workspace, profile: str) -> dict[str, Any]:
+    """The developer patch's hunk count, divergence and proximity class (as `batch` writes
+    them for `agents summary --bugs`), so a harness run needs no separate bug table."""
+    divergence = dev.divergence(profile=profile)
+    return {
+        "profile": divergence.profile,
+        "hunk_count": divergence.hunk_count,
+        "divergence": divergence.value,
+        "proximity": dev.proximity(profile=profile).label,
+    }
 
 
 def task_reference(task: TaskContext, repos: str | None, warnings: list[str]) -> Reference:

@@ -315,6 +315,16 @@ ATTEMPT_OK = Obj(
         "model": Nullable(STR),
         "session_id": Nullable(STR),
         "reference": Nullable(STR),
+        "reference_traits": Nullable(
+            Obj(
+                {
+                    "profile": STR,
+                    "hunk_count": COUNT,
+                    "divergence": UNIT,
+                    "proximity": Nullable(STR),
+                }
+            )
+        ),
         "patch": Obj(
             {
                 "source": STR,
@@ -397,12 +407,13 @@ ATTEMPT_OK = Obj(
         # Optional (lines written before them lack them): where the line came from
         # (`evaluate`, or `study-import` for the study's published per-bug files), the
         # run's condition (None: plain; `maple` for the study's MAPLE runs), and the
-        # category of every action in order, under `profile`.
+        # category of every action in order, under `profile`. `reference_traits`: the
+        # developer patch's hunk count, divergence and proximity (absent from imports).
         "source": enum("evaluate", "study-import"),
         "condition": Nullable(STR),
         "sequence": STRINGS,
     },
-    frozenset({"source", "condition", "sequence"}),
+    frozenset({"source", "condition", "sequence", "reference_traits"}),
 )
 ATTEMPT = OneOf((ATTEMPT_OK, Obj({**ATTEMPT_HEAD, "error": STR})))
 SHAPES: dict[str, Shape] = {**DOCUMENTS, "record": RECORD, "attempt": ATTEMPT}

@@ -95,6 +95,14 @@ def test_evaluate_a_runs_directory(tmp_path: Path) -> None:
         "error": None,
         "touches": None,
     }
+    # The developer patch: one hunk, so
+    # Div = ln(1) * mean = 0, and proximity classes multi-hunk patches only: no class.
+    assert claude["reference_traits"] == {
+        "profile": "default",
+        "hunk_count": 1,
+        "divergence": 0.0,
+        "proximity": None,
+    }
     # Both Java files of claude's patch are source: neither is under a test directory.
     assert claude["patch"]["touches"] == {
         "source": ["source/org/jfree/chart/Foo.java", "scratch/Repro.java"],

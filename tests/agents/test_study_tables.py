@@ -360,6 +360,36 @@ def test_kept_attempts_lose_only_their_actions() -> None:
         tool_calls=3,
         actions=4,
         categories={"READ": 4},
+        reference=BugTraits(ATTEMPTS[0].bug, 3, 0.5, "Orbit"),
     )
     assert all(getattr(full, f.name) not in (None, ()) for f in fields(full))
     assert _scalars(full) == replace(full, sequence=None, categories={})
+
+
+def test_traits_carried_by_the_attempt_lines_replace_bugs() -> None:
+    from dataclasses import replace
+
+    from hunkmetrics.agents.study.records import parse_attempt
+
+    # A line as `agents evaluate` writes it when it measured against a gold patch.
+    line = {
+        "id": "A/X_1",
+        "agent": "A",
+        "bug": "X_1",
+        "error": None,
+        "repaired": True,
+        "reference_traits": {
+            "profile": "default",
+            "hunk_count": 2,
+            "divergence": 0.2,
+            "proximity": "Nucleus",
+        },
+    }
+    assert parse_attempt(line).reference == BugTraits("X_1", 2, 0.2, "Nucleus")
+    with_traits = [replace(a, reference=BUGS[a.key]) if a.key in BUGS else a for a in ATTEMPTS]
+    from_lines = summarize(iter(with_traits), None, SETTINGS)
+    from_bugs = summarize(iter(ATTEMPTS), BUGS, SETTINGS)
+    assert from_lines.table3 == from_bugs.table3
+    assert from_lines.per_bug == from_bugs.per_bug
+    # Without traits anywhere, there is no Table 3.
+    assert summarize(iter(ATTEMPTS), None, SETTINGS).table3 is None

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from hunkmetrics.agents.study.bugs import BugTraits
 from hunkmetrics.agents.study.ids import bug_key, normalize_bug_id
 from hunkmetrics.errors import HunkmetricsError
 from hunkmetrics.jsonvalues import as_bool, as_dict, as_float, as_int, as_str
@@ -69,6 +70,8 @@ class StudyAttempt:
     native_tools: tuple[str, ...] = ()
     shell_commands: tuple[str, ...] | None = ()
     hunks: tuple[HunkTouch, ...] = ()
+    # The developer patch's traits as the line gives them (`reference_traits`), or None.
+    reference: BugTraits | None = None
     key: str = field(default="", compare=False)  # `bug_key(bug)`, filled in when empty
 
     def __post_init__(self) -> None:
@@ -132,12 +135,22 @@ def parse_attempt(raw: Mapping[str, object]) -> StudyAttempt:
         if not categories:
             actions = calls = None  # no count file for this bug: unknown, not 0
     error = raw.get("error")
+    bug = normalize_bug_id(as_str(raw.get("bug")) or "")
+    given = raw.get("reference_traits")
+    reference = None
+    if isinstance(given, dict):
+        reference = BugTraits(
+            bug,
+            as_int(given.get("hunk_count")),
+            as_float(given.get("divergence")),
+            as_str(given.get("proximity")),
+        )
     if (as_str(tokens.get("source")) or "").startswith(NO_TOKENS):
         tokens = {}  # the line says its tokens are unknown (its zeros are placeholders)
     return StudyAttempt(
         id=str(raw.get("id", "")),
         agent=as_str(raw.get("agent")) or "",
-        bug=normalize_bug_id(as_str(raw.get("bug")) or ""),
+        bug=bug,
         condition=as_str(raw.get("condition")),
         source=source,
         error=None if error is None else str(error),
@@ -158,6 +171,7 @@ def parse_attempt(raw: Mapping[str, object]) -> StudyAttempt:
         native_tools=_strings(raw.get("unique_native_tools")) or (),
         shell_commands=shell,
         hunks=hunks,
+        reference=reference,
     )
 
 

@@ -149,6 +149,8 @@ def summarize(
         kept.append(attempt)
     names = tuple(groups)
     warnings = []
+    if bugs is None:
+        bugs = _traits_from_lines(kept)
     if bugs is not None:
         missing = sorted({a.bug for a in kept if a.key not in bugs})
         if missing:
@@ -188,6 +190,16 @@ def summarize(
         per_bug=_per_bug(kept, bugs),
         warnings=tuple(warnings),
     )
+
+
+def _traits_from_lines(kept: list[StudyAttempt]) -> dict[str, BugTraits] | None:
+    """The developer patches' traits the attempt lines carry (`agents evaluate` writes
+    them when it measured against a developer patch), or None when no line does."""
+    found: dict[str, BugTraits] = {}
+    for attempt in kept:
+        if attempt.reference is not None:
+            found.setdefault(attempt.key, attempt.reference)
+    return found or None
 
 
 def _table7_sources(names: tuple[str, ...], groups: Mapping[str, _Group]) -> list[str]:
@@ -231,6 +243,7 @@ def _scalars(a: StudyAttempt) -> StudyAttempt:
         a.native_tools,
         a.shell_commands,
         a.hunks,
+        a.reference,
         a.key,
     )
 
