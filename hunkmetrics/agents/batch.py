@@ -61,9 +61,11 @@ def evaluate_runs(
     on_start: Callable[[int], None] = lambda total: None,
     on_record: Callable[[dict[str, Any]], None] = lambda record: None,
     max_memory: int | str | None = AUTO,
+    to_stdout: bool = True,
 ) -> Summary:
     """Evaluate every run under `runs_path` against `references`, writing one attempt
-    record per line to `out` (stdout when None). With `resume`, runs already in `out`
+    record per line to `out` (stdout when None and `to_stdout`; else only `on_record`
+    sees them). With `resume`, runs already in `out`
     are skipped; `jobs` > 1 uses that many worker processes, each under `max_memory`
     (`memory.resolve_limit`: by default a share of the machine's memory)."""
     runs = read_runs(runs_path)
@@ -79,7 +81,7 @@ def evaluate_runs(
     def emit(record: dict[str, Any]) -> None:
         if writer is not None:
             writer.write(record)
-        else:
+        elif to_stdout:
             sys.stdout.buffer.write(encode_record(record))
             sys.stdout.flush()
         summary.written += 1

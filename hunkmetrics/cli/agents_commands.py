@@ -22,6 +22,13 @@ from ..errors import EXIT_INPUT, HunkmetricsError
 from .agents_actions_output import ActionsWriter
 from .agents_inputs import is_events_dir, read_items
 from .agents_rules_commands import app as rules_app
+from .agents_run_options import (
+    ReferenceOpt,
+    ReposOpt,
+    RewardThresholdOpt,
+    load_references,
+    repos_folder,
+)
 from .agents_study_commands import group as study_commands
 from .common import fail, guarded, include, plain, print_warnings, rich_console
 from .options import (
@@ -274,34 +281,9 @@ def evaluate(
             show_default=False,
         ),
     ],
-    reference: Annotated[
-        Path | None,
-        typer.Option(
-            "--reference",
-            help="The developer patches: a directory of <bug>.diff or a manifest CSV "
-            "id,patch[,repo,rev,reverse]. Without it, localization is not measured (each "
-            "attempt says so).",
-            show_default=False,
-        ),
-    ] = None,
-    reward_threshold: Annotated[
-        float,
-        typer.Option(
-            "--reward-threshold",
-            help="A harness that scores instead of counting tests (Harbor's reward, an "
-            "Inspect score: C=1, P=0.5, I=0): repaired when the score reaches this.",
-        ),
-    ] = 1.0,
-    repos: Annotated[
-        Path | None,
-        typer.Option(
-            "--repos",
-            help="A folder of git repositories, one per org/repo (named org/repo, org__repo "
-            "or repo): a harness's gold patch is placed in its sources at the task's base "
-            "commit. Without it, gold patches are placed from the diff alone.",
-            show_default=False,
-        ),
-    ] = None,
+    reference: ReferenceOpt = None,
+    reward_threshold: RewardThresholdOpt = 1.0,
+    repos: ReposOpt = None,
     repo: RepoOpt = None,
     rev: RevOpt = None,
     reverse: ReverseOpt = False,
@@ -336,23 +318,17 @@ def evaluate(
     def body() -> None:
         if resume and out is None:
             raise HunkmetricsError("--resume continues an --out file: give --out")
-        if repos is not None and not repos.is_dir():
-            raise HunkmetricsError(f"--repos {repos}: not a folder")
-        from ..agents.batch import evaluate_runs, read_references
+        from ..agents.batch import evaluate_runs
         from ..agents.evaluate import Settings
 
-        refs = (
-            read_references(reference, repo=repo, rev=rev, reverse=reverse)
-            if reference is not None
-            else {}
-        )
+        refs = load_references(reference, repo=repo, rev=rev, reverse=reverse)
         settings = Settings(
             profile=profile.value,
             dedupe_usage=not paper_tokens,
             reverse=reverse,
             exclude_tests=exclude_tests,
             reward_threshold=reward_threshold,
-            repos=str(repos.resolve()) if repos is not None else None,
+            repos=repos_folder(repos),
         )
         err = rich_console(stderr=True)
         bar = Progress(

@@ -2,9 +2,9 @@
 tables"):
 
 hunkmetrics agents import-study DIR [--out attempts.jsonl]
-hunkmetrics agents summary ATTEMPTS [--bugs results.jsonl] [--format table|json|csv|markdown]
+hunkmetrics agents summary ATTEMPTS|RUNS [--bugs results.jsonl] [--format table|json|csv|markdown]
                            [--top-k N] [--table NAME] [--resamples N] [--seed N]
-                         [--min-runtime S]
+                           [--min-runtime S] [--reference DEV] [--repos DIR] [--jobs N]
 """
 
 from __future__ import annotations
@@ -12,17 +12,28 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
 from ..bootstrap import RESAMPLES, SEED
 from ..errors import HunkmetricsError
+from .agents_run_options import (
+    ReferenceOpt,
+    ReposOpt,
+    RewardThresholdOpt,
+    load_references,
+    repos_folder,
+)
 from .common import command_group, guarded, plain, print_warnings, rich_console
+from .options import JOBS_DEFAULT, JobsOpt
 from .output import write_text
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..agents.study.records import StudyAttempt
     from ..agents.study.tables import TableRows
 
 # The study package (numpy, the tables) is imported by the commands that use it, so that
@@ -87,6 +98,47 @@ def import_study_command(
     guarded(ctx, body)
 
 
+def are_runs(path: Path) -> bool:
+    """Whether `path` holds runs to evaluate (a folder, a runs manifest CSV, a harness's
+    output) rather than attempt lines."""
+    from ..agents.runs import harness_format
+
+    if path.is_dir() or path.suffix.lower() == ".csv":
+        return True
+    return path.exists() and harness_format(path) is not None
+
+
+def evaluated(
+    runs: Path,
+    reference: Path | None,
+    repos: Path | None,
+    reward_threshold: float,
+    jobs: int,
+) -> list[StudyAttempt]:
+    """Every run of `runs` evaluated as `agents evaluate` does (its defaults), as typed
+    attempts; a line per run that could not be evaluated goes to stderr."""
+    from ..agents.batch import evaluate_runs
+    from ..agents.evaluate import Settings as EvaluateSettings
+    from ..agents.study.records import parse_attempt
+
+    found: list[StudyAttempt] = []
+
+    def keep(record: dict[str, Any]) -> None:
+        if record.get("error") is not None:
+            print_warnings([f"run {record['id']}: {record['error']}"])
+        found.append(parse_attempt(record))
+
+    evaluate_runs(
+        runs,
+        load_references(reference),
+        EvaluateSettings(reward_threshold=reward_threshold, repos=repos_folder(repos)),
+        jobs=jobs,
+        to_stdout=False,
+        on_record=keep,
+    )
+    return found
+
+
 def _rich(full: TableRows) -> Table:
     from ..agents.study.render import format_cell, readable
 
@@ -105,7 +157,9 @@ def summary(
     attempts: Annotated[
         Path,
         typer.Argument(
-            help="Attempt lines (agents evaluate or agents import-study output).",
+            help="Attempt lines (agents evaluate or agents import-study output), or runs "
+            "to evaluate first, as `agents evaluate` takes them: a Harbor job, an Inspect "
+            "log, OpenHands V1 conversations, a runs manifest or RUNS/<agent>/<bug>/.",
             show_default=False,
         ),
     ],
@@ -145,6 +199,10 @@ def summary(
             "(the study's Table 5 left out runs under 30 s).",
         ),
     ] = None,
+    reference: ReferenceOpt = None,
+    repos: ReposOpt = None,
+    reward_threshold: RewardThresholdOpt = 1.0,
+    jobs: JobsOpt = JOBS_DEFAULT,
 ) -> None:
     """The study's tables over attempts: effectiveness (Table 2), divergence and proximity
     (3), unfixed bugs (4), tokens (5), runtime (6), tool diversity (7), category shares
@@ -157,7 +215,17 @@ def summary(
 
         traits = read_bug_traits(bugs) if bugs is not None else None
         settings = Settings(top_k=top_k, resamples=resamples, seed=seed, min_runtime_s=min_runtime)
-        result = summarize(iter_attempts(attempts), traits, settings)
+        lines: Iterable[StudyAttempt]
+        if are_runs(attempts):
+            lines = evaluated(attempts, reference, repos, reward_threshold, jobs)
+        elif reference is not None or repos is not None:
+            raise HunkmetricsError(
+                f"{attempts}: attempt lines are measured already; --reference and --repos "
+                "apply to runs (a harness's output, a runs manifest or folder)"
+            )
+        else:
+            lines = iter_attempts(attempts)
+        result = summarize(lines, traits, settings)
         if result.attempts == 0:
             raise HunkmetricsError(
                 f"{attempts}: no attempt lines (make them with `agents evaluate` or "

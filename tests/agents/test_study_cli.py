@@ -213,3 +213,51 @@ def test_summary_of_no_attempts_is_an_input_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["agents", "summary", str(empty)])
     assert result.exit_code == 2
     assert "no attempt lines" in result.stderr
+
+
+def test_summary_of_runs_evaluates_them_first() -> None:
+    repo = Path(__file__).resolve().parents[2]
+    runs = repo / "fixtures" / "agents" / "evaluate"
+    result = _invoke(
+        "agents",
+        "summary",
+        str(runs / "runs"),
+        "--reference",
+        str(runs / "dev"),
+        "-f",
+        "json",
+        "--table",
+        "table2",
+    )
+    assert result.exit_code == 0, result.output
+    rows = {r["agent"]: r for r in json.loads(result.stdout)["tables"]["table2"]["rows"]}
+    # claude edited Foo.java (the developer's file), defects4j compiled and passed it;
+    # codex's outcome is a compile failure with no patch; qwen's telemetry is unreadable.
+    assert (rows["claude"]["ls"], rows["claude"]["compiled"], rows["claude"]["repaired"]) == (
+        1,
+        1,
+        1,
+    )
+    assert (rows["codex"]["ls"], rows["codex"]["compiled"], rows["codex"]["repaired"]) == (0, 0, 0)
+    assert "qwen" not in rows
+    assert "run qwen/Chart-1: " in result.stderr
+    assert "1 attempt lines are errors and were left out" in result.stderr
+
+
+def test_summary_of_a_harbor_job_in_one_command() -> None:
+    repo = Path(__file__).resolve().parents[2]
+    job = repo / "fixtures" / "harnesses" / "harbor-job" / "toy-job"
+    result = _invoke("agents", "summary", str(job), "-f", "json", "--table", "table2")
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout)["tables"]["table2"]["rows"]
+    # Two trials of one agent: the verifier gave reward 1 to one and 0 to the other.
+    assert (row["bugs"], row["repaired"], row["repaired_rate"]) == (2, 1, 0.5)
+    # Harbor reports no compilation, so LS (a compiled patch in the right file) is unknown.
+    assert (row["compiled"], row["ls"]) == (None, None)
+
+
+def test_summary_refuses_references_for_attempt_lines(tmp_path: Path) -> None:
+    out = _imported(tmp_path)
+    result = _invoke("agents", "summary", str(out), "--reference", str(tmp_path))
+    assert result.exit_code == 2
+    assert "attempt lines are measured already" in result.output

@@ -1,0 +1,68 @@
+"""The options that say how agent runs are measured, shared by `agents evaluate` and by
+`agents summary` when it is given runs instead of attempt lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ..errors import HunkmetricsError
+
+if TYPE_CHECKING:
+    from ..agents.evaluate import Reference
+
+ReferenceOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--reference",
+        help="The developer patches: a directory of <bug>.diff or a manifest CSV "
+        "id,patch[,repo,rev,reverse]. Without it, a harness's own gold patch is used where "
+        "it records one (a Harbor task's solution, an Inspect sample's metadata); else "
+        "localization is not measured (each attempt says so).",
+        show_default=False,
+    ),
+]
+ReposOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--repos",
+        help="A folder of git repositories, one per org/repo (named org/repo, org__repo "
+        "or repo): a harness's gold patch is placed in its sources at the task's base "
+        "commit. Without it, gold patches are placed from the diff alone.",
+        show_default=False,
+    ),
+]
+RewardThresholdOpt = Annotated[
+    float,
+    typer.Option(
+        "--reward-threshold",
+        help="A harness that scores instead of counting tests (Harbor's reward, an "
+        "Inspect score: C=1, P=0.5, I=0): repaired when the score reaches this.",
+    ),
+]
+
+
+def load_references(
+    reference: Path | None,
+    *,
+    repo: Path | None = None,
+    rev: str | None = None,
+    reverse: bool = False,
+) -> dict[str, Reference]:
+    """The developer patches `--reference` names, by bug key (none without it)."""
+    from ..agents.batch import read_references
+
+    if reference is None:
+        return {}
+    return read_references(reference, repo=repo, rev=rev, reverse=reverse)
+
+
+def repos_folder(repos: Path | None) -> str | None:
+    """`--repos` checked and made absolute (workers may run elsewhere)."""
+    if repos is None:
+        return None
+    if not repos.is_dir():
+        raise HunkmetricsError(f"--repos {repos}: not a folder")
+    return str(repos.resolve())
