@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..patch.model import Hunk
+
+if TYPE_CHECKING:  # numpy is imported when a tree is edited, not with the package
+    import numpy as np
 
 Point = tuple[int, int]  # (row, column in bytes), 0-based, as tree-sitter counts
 
@@ -32,6 +34,8 @@ class Edit:
 
 def _newlines(data: bytes) -> np.ndarray:
     """The offset of every newline byte, in order."""
+    import numpy as np
+
     return np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
 
 
@@ -47,6 +51,8 @@ def _line_offset(newlines: np.ndarray, size: int, line: int) -> int | None:
 
 def _point(newlines: np.ndarray, offset: int) -> Point:
     """The (row, column) of a byte offset: its row is the count of newlines before it."""
+    import numpy as np
+
     row = int(np.searchsorted(newlines, offset, side="left"))
     return row, offset - (int(newlines[row - 1]) + 1 if row else 0)
 

@@ -40,10 +40,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import numpy as np
-import numpy.typing as npt
 import tree_sitter as ts
 import tree_sitter_java
 
@@ -269,7 +267,11 @@ NO_END: Final = -1
 # roles: how a tree-sitter node is read in its position
 EXPR, NAME, QNAME, COND, FOR_INIT, STMT, MEMBER, TYPE = range(8)
 
-IntArray = npt.NDArray[np.int32]
+if TYPE_CHECKING:  # numpy is imported when a tree is shaped, not with the package
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,6 +392,8 @@ class _Builder:
                 node, role = spec
                 if self.near is None or self._is_near(node):
                     self._visit(node, role, parent)
+
+        import numpy as np
 
         # one pass over the rows' values (faster than numpy reading a list of tuples)
         table = np.fromiter(
