@@ -23,6 +23,7 @@ EXPECTED_COLUMNS = [
     "id",
     "error",
     "patch",
+    "repository",
     "commit",
     "parent",
     "date",
@@ -339,7 +340,8 @@ def test_read_results_types_every_field_export_and_report_use(tmp_path: Path) ->
 
 def test_mine_commit_columns_and_warnings_as_text(tmp_path: Path) -> None:
     mined = {
-        "id": "c0ffee",
+        "id": "commons-lang@c0ffee",
+        "repository": "commons-lang",
         "commit": "c0ffee",
         "parent": "beef",
         "summary": "Fix the frobnicator",
@@ -355,6 +357,13 @@ def test_mine_commit_columns_and_warnings_as_text(tmp_path: Path) -> None:
     result = cli.invoke(app, ["export", str(path), "--out", str(out)])
     assert result.exit_code == 0, result.output
     b, c = list(csv.DictReader(out.open(newline="", encoding="utf-8")))
+    assert (c["repository"], c["commit"], c["parent"], c["date"], c["author"]) == (
+        "commons-lang",
+        "c0ffee",
+        "beef",
+        "2024-01-09T12:00:00+00:00",
+        "Ada",
+    )
     assert (c["commit"], c["parent"], c["date"], c["author"], c["summary"]) == (
         "c0ffee",
         "beef",

@@ -40,7 +40,7 @@ from hunkmetrics.datasets.mine import (
 from hunkmetrics.errors import HunkmetricsError
 from hunkmetrics.workspace import Workspace
 
-META = ("id", "commit", "parent", "summary", "date", "author", "error")
+META = ("id", "repository", "commit", "parent", "summary", "date", "author", "error")
 CALC = "src/main/java/com/acme/Calc.java"
 UTIL = "src/main/java/com/acme/Util.java"
 FMT = "tools/fmt.py"
@@ -360,6 +360,7 @@ def test_record_is_the_characterize_document_of_the_commit(history, tmp_path: Pa
     expected = hunkmetrics.characterize(diff, source=(str(repo), ids["C7"])).to_dict()
     assert {k: v for k, v in record.items() if k not in META} == expected
     assert list(record)[: len(META)] == list(META)
+    assert record["repository"] == repo.name  # named after its folder
 
 
 def test_scan_counts_and_diffs_match_git(history) -> None:

@@ -19,7 +19,6 @@ from rich.progress import (
 from rich.progress import Progress as RichProgress
 from rich.text import Text
 
-from ..errors import HunkmetricsError
 from ..lang.selection import EXCLUDE_TESTS_DEFAULT
 from ..metrics.profiles import DISTRIBUTED_WEIGHT
 from .common import command_group, guarded, plain, print_warnings, rich_console
@@ -30,6 +29,8 @@ from .options import (
     CutoffOpt,
     ExcludeOpt,
     ExcludeTestsOpt,
+    ExecutorKind,
+    ExecutorOpt,
     Hunking,
     HunksOpt,
     IgnoreCommentOnlyOpt,
@@ -42,16 +43,13 @@ from .options import (
     RepoOpt,
     ReverseOpt,
     RevOpt,
+    SchedulerOpt,
     WeightOpt,
+    check_executor,
     selection_from,
 )
 
 app = command_group()  # cli/root.py adds these commands to the application
-
-
-class ExecutorKind(StrEnum):
-    local = "local"
-    dask = "dask"
 
 
 class ExportFormat(StrEnum):
@@ -173,24 +171,8 @@ def batch(
             rich_help_panel="Running",
         ),
     ] = False,
-    executor: Annotated[
-        ExecutorKind,
-        typer.Option(
-            "--executor",
-            help="'local': worker processes on this machine; 'dask': an "
-            "existing Dask cluster (needs --scheduler and hunkmetrics\\[dask]).",
-            rich_help_panel="Running",
-        ),
-    ] = ExecutorKind.local,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler",
-            help="The Dask scheduler's address, e.g. tcp://host:8786.",
-            show_default=False,
-            rich_help_panel="Running",
-        ),
-    ] = None,
+    executor: ExecutorOpt = ExecutorKind.local,
+    scheduler: SchedulerOpt = None,
     chunk_size: Annotated[
         int | None,
         typer.Option(
@@ -225,8 +207,7 @@ def batch(
     from ..datasets.inputs import Defaults
 
     def run() -> None:
-        if scheduler is not None and executor is not ExecutorKind.dask:
-            raise HunkmetricsError("--scheduler is for --executor dask")
+        check_executor(executor, scheduler)
         if executor is ExecutorKind.dask and jobs != JOBS_DEFAULT:
             print_warnings(
                 [

@@ -12,6 +12,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ..datasets.mine import DEFAULT_GREP, MAX_HUNKS_DEFAULT, MineStats, mine_options
 from ..datasets.mine import mine as mine_repository
+from ..errors import HunkmetricsError
 from ..lang.selection import EXCLUDE_TESTS_DEFAULT
 from .common import command_group, guarded, plain, rich_console
 from .options import (
@@ -20,12 +21,16 @@ from .options import (
     AllFilesOpt,
     ExcludeOpt,
     ExcludeTestsOpt,
+    ExecutorKind,
+    ExecutorOpt,
     IgnoreCommentOnlyOpt,
     IncludeOpt,
     JobsOpt,
     MaxMemoryOpt,
     PairsOpt,
     ProfileOpt,
+    SchedulerOpt,
+    check_executor,
 )
 
 
@@ -55,13 +60,6 @@ def _describe(stats: MineStats) -> str:
 @app.command()
 def mine(
     ctx: typer.Context,
-    repo: Annotated[
-        Path,
-        typer.Argument(
-            help="The git repository to mine (a working tree, bare or a mirror).",
-            show_default=False,
-        ),
-    ],
     out: Annotated[
         Path,
         typer.Option(
@@ -72,6 +70,14 @@ def mine(
             show_default=False,
         ),
     ],
+    repos: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="The git repositories to mine (working trees, bare or mirrors); or give "
+            "--repo-list.",
+            show_default=False,
+        ),
+    ] = None,
     since: Annotated[
         str | None,
         typer.Option(
@@ -162,10 +168,23 @@ def mine(
             rich_help_panel=_FILTERS,
         ),
     ] = None,
+    repo_list: Annotated[
+        Path | None,
+        typer.Option(
+            "--repo-list",
+            help="A CSV of repositories, one per row: repo[,since,until,branch,name] (paths "
+            "relative to the CSV; an empty cell takes the command line's value; name "
+            "defaults to the folder's).",
+            show_default=False,
+            rich_help_panel=_FILTERS,
+        ),
+    ] = None,
     profile: ProfileOpt = PROFILE_DEFAULT,
     pairs: PairsOpt = False,
     jobs: JobsOpt = JOBS_DEFAULT,
     max_memory: MaxMemoryOpt = "auto",
+    executor: ExecutorOpt = ExecutorKind.local,
+    scheduler: SchedulerOpt = None,
     resume: Annotated[
         bool,
         typer.Option(
@@ -175,23 +194,39 @@ def mine(
         ),
     ] = False,
 ) -> None:
-    """Mine a git history for multi-hunk bug fixes and characterize each one.
+    """Mine git histories for multi-hunk bug fixes and characterize each one.
 
-    Walks the non-merge commits of REPO (oldest first), keeps those whose message
-    matches --grep and whose source change (files in the chosen languages, tests left
-    out) has between --min-hunks and --max-hunks hunks, and characterizes each against
-    its parent, as `characterize` does. Each line of --out holds id, commit, parent,
-    summary, date, author and error (null, or why the commit could not be characterized)
-    followed by the hunkmetrics/characterize/v1 document. Root commits are skipped.
+    Walks the non-merge commits of each repository (oldest first), keeps those whose
+    message matches --grep and whose source change (files in the chosen languages, tests
+    left out) has between --min-hunks and --max-hunks hunks, and characterizes each
+    against its parent, as `characterize` does. Each line of --out holds id, repository,
+    commit, parent, summary, date, author and error (null, or why the commit could not
+    be characterized) followed by the hunkmetrics/characterize/v1 document. Root commits
+    are skipped. With several repositories, ids are <repository>@<commit>, the
+    repositories are mined one after another with every worker busy, and --resume skips
+    the repositories finished before (listed in <out>.repos-done) and the commits written.
 
     Examples:
 
       hunkmetrics mine ~/src/commons-lang --out lang.jsonl --lang java --jobs 4
 
       hunkmetrics mine . -o fixes.jsonl --since 2023-01-01 --max-hunks 10 --resume
+
+      hunkmetrics mine --repo-list repos.csv -o all.jsonl --jobs 8 --resume
     """
 
     def run() -> None:
+        from ..datasets.repos import read_repo_list, repo_specs
+
+        check_executor(executor, scheduler)
+        if repo_list is not None and repos:
+            raise HunkmetricsError("give repositories as arguments or with --repo-list, not both")
+        if repo_list is not None:
+            specs = read_repo_list(repo_list)
+        elif repos:
+            specs = repo_specs(repos)
+        else:
+            raise HunkmetricsError("give a repository to mine (or --repo-list FILE)")
         options = mine_options(
             grep=grep,
             since=since,
@@ -225,10 +260,12 @@ def mine(
             if progress is not None:
                 progress.start()
             stats = mine_repository(
-                repo,
+                specs,
                 out,
                 options,
                 jobs=jobs,
+                executor=executor.value,
+                scheduler=scheduler,
                 resume=resume,
                 max_memory=max_memory,
                 on_progress=(lambda s: progress.update(task, description=_describe(s)))
@@ -255,6 +292,10 @@ def mine(
         )
         if stats.resumed:
             summary += f"; {stats.resumed:,} were already there"
+        if len(specs) > 1:
+            summary += f"; {stats.repositories} of {len(specs)} repositories walked"
+            if stats.repositories_resumed:
+                summary += f" ({stats.repositories_resumed} finished before)"
         seconds = f"{stats.seconds:.1f}" if stats.seconds >= 1 else f"{stats.seconds:.2f}"
         err.print(plain(f"{summary} in {seconds} s"))
 

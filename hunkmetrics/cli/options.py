@@ -180,6 +180,39 @@ JobsOpt = Annotated[
         rich_help_panel="Running",
     ),
 ]
+
+
+class ExecutorKind(StrEnum):
+    local = "local"
+    dask = "dask"
+
+
+ExecutorOpt = Annotated[
+    ExecutorKind,
+    typer.Option(
+        "--executor",
+        help="'local': worker processes on this machine; 'dask': an "
+        "existing Dask cluster (needs --scheduler and hunkmetrics\\[dask]).",
+        rich_help_panel="Running",
+    ),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="The Dask scheduler's address, e.g. tcp://host:8786.",
+        show_default=False,
+        rich_help_panel="Running",
+    ),
+]
+
+
+def check_executor(executor: ExecutorKind, scheduler: str | None) -> None:
+    """--scheduler goes with --executor dask."""
+    if scheduler is not None and executor is not ExecutorKind.dask:
+        raise HunkmetricsError("--scheduler is for --executor dask")
+
+
 ExcludeTestsOpt = Annotated[
     bool,
     typer.Option(

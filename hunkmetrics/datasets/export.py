@@ -45,6 +45,7 @@ COLUMNS: list[tuple[str, str, Getter]] = [
     ("id", "string", lambda r: r.id),
     ("error", "string", lambda r: r.error),
     ("patch", "string", lambda r: r.patch),
+    ("repository", "string", lambda r: r.commit.repository if r.commit else None),
     ("commit", "string", lambda r: r.commit.commit if r.commit else None),
     ("parent", "string", lambda r: r.commit.parent if r.commit else None),
     ("date", "string", lambda r: r.commit.date if r.commit else None),

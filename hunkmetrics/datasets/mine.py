@@ -32,7 +32,7 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from datetime import time as dtime
@@ -69,9 +69,10 @@ from .commits import (
     source_diffs,
     walk_commits,
 )
-from .executors import LocalExecutor, WorkerContext, call, uses_context
+from .executors import WorkerContext, call, make_executor, uses_context
 from .lock import output_lock
 from .records import JsonlWriter
+from .repos import RepoSpec, done_commits, mark_done, read_done, record_id, repo_specs
 from .scheduler import run_tasks
 
 DEFAULT_GREP = r"\b(fix(e[sd])?|fixing|bug|issue)\b|#\d+"
@@ -283,10 +284,17 @@ class Candidate:
     # asks for: the characterize step checks it again with the sources.
     code_hunks: int = -1
     min_code_hunks: int = 0
+    # The repository (its path, for the workers; its name, for the record) and whether
+    # the run has several, whose ids then start with the name.
+    repo: str = ""
+    repository: str | None = None
+    qualified: bool = False
 
     def meta(self) -> dict[str, Any]:
+        named = self.repository if self.qualified else None
         return {
-            "id": self.commit.hash,
+            "id": record_id(named, self.commit.hash),
+            **({"repository": self.repository} if self.repository is not None else {}),
             "commit": self.commit.hash,
             "parent": self.parent,
             "summary": self.commit.summary,
@@ -313,6 +321,8 @@ class MineStats:
     candidates: int = 0
     written: int = 0
     errors: int = 0
+    repositories: int = 0  # scanned to the end in this run
+    repositories_resumed: int = 0  # finished by an earlier run (--resume), not walked again
     warnings: list[str] = field(default_factory=list)  # resume: the damaged lines removed
     scan_seconds: float = 0.0
     seconds: float = 0.0
@@ -573,17 +583,19 @@ class _Interrupt:
 def _run_parallel(
     candidates: Iterable[Candidate],
     jobs: int,
-    repo: str,
     profile: str,
     emit: Callable[[dict[str, Any]], None],
     check: Callable[[], None],
     pairs: bool = False,
     max_memory: int | None = None,
+    executor_kind: str = "local",
+    scheduler: str | None = None,
 ) -> None:
     """Characterize in `jobs` worker processes (batch's executor and task loop), each
-    under `max_memory` bytes (a commit that needs more gets a record that says so). A
-    commit whose worker dies, alone as well, gets a crash record; but when workers die
-    before any commit ever succeeded, no commit is to blame and the run stops."""
+    under `max_memory` bytes (a commit that needs more gets a record that says so), or
+    on a Dask cluster at `scheduler`. A commit whose worker dies, alone as well, gets a
+    crash record; but when workers die before any commit ever succeeded, no commit is to
+    blame and the run stops."""
     succeeded = False
     unproven: list[Candidate] = []  # crashed before anything succeeded
 
@@ -601,7 +613,9 @@ def _run_parallel(
         else:
             unproven.append(candidate)
 
-    executor = LocalExecutor(jobs, preload=(__name__,), max_memory=max_memory)
+    executor = make_executor(
+        executor_kind, jobs=jobs, scheduler=scheduler, preload=(__name__,), max_memory=max_memory
+    )
     finished = False
     try:
         # characterize_candidate is looked up here, at call time (tests replace it).
@@ -610,11 +624,11 @@ def _run_parallel(
             candidates,
             characterize_candidate,
             arguments=lambda candidate: _arguments(
-                replace(candidate, patch=None), repo, profile, pairs
+                replace(candidate, patch=None), candidate.repo, profile, pairs
             ),
             deliver=deliver,
             crashed=crashed,
-            window=jobs * WINDOW_PER_JOB,
+            window=executor.slots * WINDOW_PER_JOB,
             check=check,
         )
         finished = True
@@ -629,7 +643,7 @@ def _run_parallel(
 
 
 def mine(
-    repo: str | Path,
+    repo: str | Path | Sequence[RepoSpec],
     out: str | Path,
     options: MineOptions | None = None,
     *,
@@ -637,36 +651,103 @@ def mine(
     resume: bool = False,
     on_progress: Callable[[MineStats], None] | None = None,
     max_memory: int | str | None = AUTO,
+    executor: str = "local",
+    scheduler: str | None = None,
 ) -> MineStats:
-    """Mine `repo` into the JSON Lines file `out` (one record per candidate; see
+    """Mine `repo` (a repository, or several as `RepoSpec`s: `repos.read_repo_list`)
+    into the JSON Lines file `out` (one record per candidate; see
     `characterize_candidate`). `jobs > 1` characterizes in that many processes
     (executors.start_method: where they are spawned, a script calling this needs an
-    `if __name__ == "__main__":` guard); records are then written as they finish. With
-    `resume`, commits already in `out` are skipped (and a torn last line is repaired);
-    without it, an existing non-empty `out` is an error. Ctrl-C stops at the next
-    record, raising KeyboardInterrupt; what was written stays valid for `resume`.
-    With `jobs > 1` each worker runs under `max_memory` (`memory.resolve_limit`: by default
-    a share of the machine's memory); `jobs=1` works in this process, unlimited. Returns
-    the counts."""
+    `if __name__ == "__main__":` guard), `executor="dask"` on the cluster at `scheduler`;
+    records are then written as they finish. With `resume`, commits already in `out`
+    are skipped (and a torn last line is repaired), and so are the repositories a run
+    over several finished; without it, an existing non-empty `out` is an error. Ctrl-C
+    stops at the next record, raising KeyboardInterrupt; what was written stays valid
+    for `resume`. With `jobs > 1` each worker runs under `max_memory`
+    (`memory.resolve_limit`: by default a share of the machine's memory); `jobs=1` works
+    in this process, unlimited. Returns the counts."""
     options = options or MineOptions()
     if jobs < 1:
         raise HunkmetricsError("--jobs must be at least 1")
-    repo_path = check_repository(repo)
-    resolve_ref(repo_path, options.branch)  # fail before creating the output
+    specs = repo_specs([repo]) if isinstance(repo, str | Path) else list(repo)
+    if not specs:
+        raise HunkmetricsError("no repository to mine")
+    plans = []
+    for spec in specs:
+        path = check_repository(spec.path)
+        spec_options = _options_for(spec, options)
+        resolve_ref(path, spec_options.branch)  # fail before creating the output
+        plans.append(_Plan(spec, path, spec_options))
     with output_lock(out, "mine", keep_empty=True):
         limit = resolve_limit(max_memory, jobs)
-        return _mine_locked(repo, repo_path, out, options, jobs, resume, on_progress, limit)
+        return _mine_locked(
+            plans, out, jobs, resume, on_progress, limit, executor, scheduler, options
+        )
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """One repository of a run: its spec, its checked path, and its options."""
+
+    spec: RepoSpec
+    path: Path
+    options: MineOptions
+
+
+def _options_for(spec: RepoSpec, options: MineOptions) -> MineOptions:
+    """The run's options with the repository's own dates and branch, where it has them."""
+    changed: dict[str, Any] = {}
+    if spec.since is not None:
+        changed["since"] = parse_date(spec.since, option=f"{spec.name}: since")
+    if spec.until is not None:
+        changed["until"] = parse_date(spec.until, end_of_day=True, option=f"{spec.name}: until")
+    if spec.branch is not None:
+        changed["branch"] = spec.branch
+    if not changed:
+        return options
+    merged = replace(options, **changed)
+    if merged.since is not None and merged.until is not None and merged.since > merged.until:
+        raise HunkmetricsError(f"{spec.name}: since is after until")
+    return merged
+
+
+class _Finished:
+    """Which repositories of a run over several are done: scanned to the end, with every
+    candidate written; each is noted in the side file (repos.py) as it completes."""
+
+    def __init__(self, out: str | Path, active: bool) -> None:
+        self.out, self.active = out, active
+        self.pending: dict[str, int] = {}
+        self.scanned: set[str] = set()
+
+    def sent(self, name: str) -> None:
+        self.pending[name] = self.pending.get(name, 0) + 1
+
+    def written(self, name: str | None) -> None:
+        if name is not None and name in self.pending:
+            self.pending[name] -= 1
+            self._check(name)
+
+    def scan_done(self, name: str) -> None:
+        self.scanned.add(name)
+        self._check(name)
+
+    def _check(self, name: str) -> None:
+        if self.active and name in self.scanned and not self.pending.get(name):
+            self.scanned.discard(name)
+            mark_done(self.out, name)
 
 
 def _mine_locked(
-    repo: str | Path,
-    repo_path: Path,
+    plans: list[_Plan],
     out: str | Path,
-    options: MineOptions,
     jobs: int,
     resume: bool,
     on_progress: Callable[[MineStats], None] | None,
-    max_memory: int | None = None,
+    max_memory: int | None,
+    executor: str,
+    scheduler: str | None,
+    options: MineOptions,
 ) -> MineStats:
     try:
         writer = JsonlWriter(out, resume=resume)
@@ -675,6 +756,9 @@ def _mine_locked(
     except OSError as exc:
         raise HunkmetricsError(f"{out}: cannot write ({exc.strerror or exc})") from None
     stats = MineStats(warnings=writer.repair_warnings())
+    many = len(plans) > 1
+    finished = read_done(out) if (resume and many) else set()
+    tracker = _Finished(out, many)
     last = [0.0]
     with _Interrupt() as interrupt, writer:
 
@@ -695,34 +779,47 @@ def _mine_locked(
             stats.written += 1
             if record.get("error"):
                 stats.errors += 1
+            tracker.written(record.get("repository"))
             tick()
 
-        candidates = scan_candidates(
-            repo_path,
-            options,
-            skip=frozenset(writer.done_ids),
-            stats=stats,
-            tick=tick,
-        )
+        def candidates() -> Iterator[Candidate]:
+            done = frozenset(writer.done_ids)
+            for plan in plans:
+                name = plan.spec.name
+                if name in finished:
+                    stats.repositories_resumed += 1
+                    continue
+                skip = done_commits(done, name if many else None)
+                for candidate in scan_candidates(
+                    plan.path, plan.options, skip=frozenset(skip), stats=stats, tick=tick
+                ):
+                    tracker.sent(name)
+                    yield replace(candidate, repo=str(plan.path), repository=name, qualified=many)
+                stats.repositories += 1
+                tracker.scan_done(name)
+
         try:
-            if jobs == 1:  # in this process, as a library caller expects
+            if jobs == 1 and executor == "local":  # in this process, as a library caller expects
                 context = WorkerContext()
                 try:
-                    for candidate in candidates:
-                        arguments = _arguments(candidate, str(repo), options.profile, options.pairs)
+                    for candidate in candidates():
+                        arguments = _arguments(
+                            candidate, candidate.repo, options.profile, options.pairs
+                        )
                         emit(call(characterize_candidate, arguments, context))
                 finally:
                     context.close()
             else:
                 _run_parallel(
-                    candidates,
+                    candidates(),
                     jobs,
-                    str(repo),
                     options.profile,
                     emit,
                     interrupt.check,
                     options.pairs,
                     max_memory,
+                    executor,
+                    scheduler,
                 )
         except HunkmetricsError:
             interrupt.check()  # git killed by the Ctrl-C: report the interrupt instead

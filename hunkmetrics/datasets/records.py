@@ -263,6 +263,7 @@ class CommitMeta:
     summary: str | None = None
     date: str | None = None
     author: str | None = None
+    repository: str | None = None  # the repository's name in the run
 
 
 @dataclass(frozen=True)
@@ -348,6 +349,7 @@ def parse_result(raw: Mapping[str, object]) -> ResultRecord:
             summary=as_str(raw.get("summary")),
             date=as_str(raw.get("date")),
             author=as_str(raw.get("author")),
+            repository=as_str(raw.get("repository")),
         ),
         evidence=_weakest_evidence(raw.get("hunks")),
     )

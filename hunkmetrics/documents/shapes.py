@@ -250,6 +250,7 @@ DOCUMENTS: dict[str, Obj] = {
 # item's `id` and `"error": null`, or, for an item that could not be characterized, its
 # `id`, a one-line `error` and what is known of it. `mine` adds the commit's fields.
 COMMIT_FIELDS: dict[str, Shape] = {
+    "repository": STR,  # the repository's name in the run (docs/mine.md)
     "commit": STR,
     "parent": STR,
     "summary": STR,
