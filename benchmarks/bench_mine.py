@@ -49,9 +49,10 @@ SHOWN = ("commits", "matched", "candidates", "sampled", "files")
 
 
 class WorkerSampler(threading.Thread):
-    """The peak VmHWM of this process's worker processes (multiprocessing spawn
-    children), read from /proc every 0.1 s. ru_maxrss of children is no good here: a
-    child forked from this process counts this process's RSS at the fork."""
+    """The peak VmHWM of this process's worker processes, read from /proc every 0.1 s:
+    every Python process descending from this one (spawned, or forked by a fork server,
+    whose parent is the server), git children left out. ru_maxrss of children is no good
+    here: a child forked from this process counts this process's RSS at the fork."""
 
     def __init__(self) -> None:
         super().__init__(daemon=True)
@@ -61,20 +62,25 @@ class WorkerSampler(threading.Thread):
     def run(self) -> None:
         me = str(os.getpid())
         while not self._done.wait(0.1):
+            parents: dict[str, str] = {}
+            peaks: dict[str, int] = {}
             for entry in Path("/proc").iterdir():
                 if not entry.name.isdigit():
                     continue
                 try:
                     status = (entry / "status").read_text()
                     fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-                    if fields.get("PPid", "").strip() != me or "VmHWM" not in fields:
-                        continue
-                    # A worker, not a git child caught between fork and exec.
-                    if b"spawn_main" not in (entry / "cmdline").read_bytes():
-                        continue
+                    parents[entry.name] = fields.get("PPid", "").strip()
+                    if "VmHWM" in fields and b"python" in (entry / "cmdline").read_bytes():
+                        peaks[entry.name] = int(fields["VmHWM"].split()[0])
                 except OSError:
                     continue
-                self.peak = max(self.peak, int(fields["VmHWM"].split()[0]))
+            for pid, peak in peaks.items():
+                ancestor, hops = parents.get(pid), 0
+                while ancestor and ancestor != me and hops < 8:
+                    ancestor, hops = parents.get(ancestor), hops + 1
+                if ancestor == me:
+                    self.peak = max(self.peak, peak)
 
     def stop(self) -> None:
         self._done.set()
@@ -131,10 +137,13 @@ def child(mode: str, repo: str, out: str, jobs: int) -> None:
         stats = mining.MineStats()
         found = sum(1 for _ in mining.scan_candidates(repo, options, stats=stats))
         result.update(candidates=found, stats=stats.to_dict())
-    elif mode == "mine":
+    elif mode in ("mine", "mine-many"):
+        from hunkmetrics.datasets.repos import read_repo_list
+
         sampler = WorkerSampler()
         sampler.start()
-        stats = mining.mine(repo, out, options, jobs=jobs)
+        target = read_repo_list(repo) if mode == "mine-many" else repo  # a CSV list
+        stats = mining.mine(target, out, options, jobs=jobs)
         sampler.stop()
         result.update(stats=stats.to_dict(), worker_vm_hwm_kib=sampler.peak or None)
     else:
