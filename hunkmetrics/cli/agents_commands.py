@@ -129,7 +129,7 @@ def _table(attempt: Attempt) -> None:
     console.print(table)
     shares = attempt.category_shares()
     summary = ", ".join(f"{k} {v:.1%}" for k, v in sorted(shares.items(), key=lambda kv: -kv[1]))
-    console.print(f"U_a: {summary or 'no actions'}")
+    console.print(plain(f"U_a: {summary or 'no actions'}"))
 
 
 TrajectoriesArg = Annotated[

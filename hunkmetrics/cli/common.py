@@ -98,11 +98,35 @@ def guarded(ctx: typer.Context, action: Callable[[], Any]) -> Any:
         )
 
 
+def _visible(code: int) -> str:
+    named = {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
+    return named.get(code, f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+# Characters a terminal acts on instead of showing: C0 and C1 controls, DEL (ESC starts
+# colour, cursor and title sequences, OSC 8 hyperlinks), line and paragraph separators
+# and the bidirectional overrides that reorder what is shown.
+_CONTROLS = {
+    code: _visible(code)
+    for code in (
+        *range(0x00, 0x20),
+        0x7F,
+        *range(0x80, 0xA0),
+        0x2028,
+        0x2029,
+        *range(0x202A, 0x202F),
+        *range(0x2066, 0x206A),
+    )
+}
+
+
 def plain(value: object) -> str:
-    """Text from the input (a path, an id, a name, a message) made safe to print: bytes
-    that were not UTF-8 (surrogates, which no terminal can encode) as `\\udcXX`, as in
-    JSON output. (Markup and emoji codes are off in every `rich_console()`.)"""
-    return str(value).encode("utf-8", "backslashreplace").decode("utf-8")
+    """Text from the input (a path, an id, a name, a message) made safe to print: control
+    characters shown as escapes (`\\x1b`, `\\n`, as git quotes such names), bytes that
+    were not UTF-8 (surrogates, which no terminal can encode) as `\\udcXX`, as in JSON
+    output. (Markup and emoji codes are off in every `rich_console()`.)"""
+    text = str(value).translate(_CONTROLS)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def print_warnings(warnings: list[str]) -> None:

@@ -276,8 +276,10 @@ def mine(
             if progress is not None:
                 progress.stop()
             err.print(
-                f"hunkmetrics: interrupted; the lines written so far are in {out} "
-                "(run again with --resume to continue)"
+                plain(
+                    f"hunkmetrics: interrupted; the lines written so far are in {out} "
+                    "(run again with --resume to continue)"
+                )
             )
             raise typer.Exit(130) from None
         finally:
