@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 
 from hunkmetrics.cli.app import app
 from hunkmetrics.datasets.batch import run_batch
-from hunkmetrics.datasets.export import export, neutral
+from hunkmetrics.csvfiles import neutral
+from hunkmetrics.datasets.export import export
 from hunkmetrics.datasets.mine import mine, mine_options
 from hunkmetrics.errors import HunkmetricsError, SourceError
 from hunkmetrics.patch.parse import parse_patch

@@ -9,11 +9,12 @@ fields. Every format is written as the attempts are read, never all held at once
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from hunkmetrics.csvfiles import csv_writer, write_row
 
 from .agents_inputs import Item
 from .common import print_warnings, rich_console, styled
@@ -96,13 +97,13 @@ class ActionsWriter:
     def _csv(self, item: Item, rows: list[dict[str, Any]]) -> None:
         front = () if self.single else ("file", "row")
         buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=[*front, *self.columns], extrasaction="ignore")
+        writer = csv_writer(buf)
+        names = [*front, *self.columns]
         if self.written == 0:
-            writer.writeheader()
+            write_row(writer, names)
         for row in rows:
-            writer.writerow(
-                {**row, "paths": " ".join(row["paths"]), "file": str(item.path), "row": item.row}
-            )
+            full = {**row, "paths": " ".join(row["paths"]), "file": str(item.path), "row": item.row}
+            write_row(writer, (full.get(name) for name in names))
         write_text(buf.getvalue())
 
 

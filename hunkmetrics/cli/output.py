@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import sys
 from collections.abc import Iterable
 from typing import Any
+
+from hunkmetrics.csvfiles import csv_writer, write_row
 
 from ..metrics.divergence import PairRows
 
@@ -58,20 +59,12 @@ CSV_ROWS = 20_000  # rows written at a time: a million pairs never sit in one st
 
 def write_csv(rows: Iterable[dict[str, Any]], columns: list[str]) -> None:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
+    writer = csv_writer(buffer)
+    write_row(writer, columns)
     for count, row in enumerate(rows, 1):
-        writer.writerow({k: _cell(row.get(k)) for k in columns})
+        write_row(writer, (row.get(k) for k in columns))
         if count % CSV_ROWS == 0:
             write_text(buffer.getvalue())
             buffer.seek(0)
             buffer.truncate()
     write_text(buffer.getvalue())
-
-
-def _cell(value: Any) -> Any:
-    if value is None:
-        return ""
-    if isinstance(value, list | tuple):
-        return ";".join(str(v) for v in value)
-    return value

@@ -9,16 +9,15 @@ formula are written with a leading apostrophe (`neutral`; docs/security.md).
 from __future__ import annotations
 
 import contextlib
-import csv
 import io
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from ..csvfiles import csv_writer, write_row
 from ..errors import HunkmetricsError
 from .records import ResultRecord, iter_results, parse_line
 
@@ -135,28 +134,6 @@ def _sorted_records(results: Path, index: _Index) -> Iterator[ResultRecord]:
                 yield record
 
 
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-
-
-def neutral(text: str) -> str:
-    """A text cell that spreadsheets will not run: one starting like a formula (=, +, -,
-    @, tab or carriage return) gets a leading apostrophe, unless it is just a number."""
-    if text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text):
-        return "'" + text
-    return text
-
-
-def _csv_cell(value: str | int | float | bool | None) -> str | int | float:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return neutral(value)
-    return value
-
-
 def _replace_atomically(out: Path, write: Callable[[Path], None]) -> None:
     temporary = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     try:
@@ -211,10 +188,10 @@ def write_csv(table: Iterable[Row], out: Path | None) -> None:
 
 
 def _write_csv_to(table: Iterable[Row], handle: TextIO) -> None:
-    writer = csv.writer(handle, lineterminator="\n")
-    writer.writerow(COLUMN_NAMES)
+    writer = csv_writer(handle)
+    write_row(writer, COLUMN_NAMES)
     for one in table:
-        writer.writerow([_csv_cell(one[name]) for name in COLUMN_NAMES])
+        write_row(writer, (one[name] for name in COLUMN_NAMES))
 
 
 PARQUET_BATCH = 10_000  # rows per Parquet row group written

@@ -4,11 +4,12 @@ Pure functions of lists."""
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from hunkmetrics.csvfiles import csv_writer, write_row
 
 NOT_CHARACTERIZED = "not in results"  # a bug the developer patches' results do not hold
 
@@ -98,8 +99,8 @@ def upset_intersections(
 def csv_text(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     """A table as CSV (RFC 4180 quoting, \\r\\n line ends); None is an empty cell."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(header)
+    writer = csv_writer(buffer)
+    write_row(writer, header)
     for row in rows:
-        writer.writerow(["" if cell is None else cell for cell in row])
+        write_row(writer, row)
     return buffer.getvalue()

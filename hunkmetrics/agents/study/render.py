@@ -3,7 +3,6 @@ value at full precision) and markdown; and the whole summary as a JSON object.""
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from hunkmetrics.agents.study.summary import StudySummary
 from hunkmetrics.agents.study.tables import Cell, TableRows
 from hunkmetrics.bootstrap import LEVEL
+from hunkmetrics.csvfiles import csv_writer, write_row
 
 __all__ = [
     "compact",
@@ -106,10 +106,10 @@ def table_csv(table: TableRows) -> str:
     """The table as CSV: a header line, then the rows (None as an empty cell, shares as
     fractions at full precision)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(table.header)
+    writer = csv_writer(buffer)
+    write_row(writer, table.header)
     for row in table.rows:
-        writer.writerow([_plain(c) for c in row])
+        write_row(writer, (_plain(c) for c in row))
     return buffer.getvalue()
 
 
