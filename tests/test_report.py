@@ -738,3 +738,19 @@ def test_a_patch_of_many_hunks_gets_a_log_axis(tmp_path: Path) -> None:
     assert_self_contained(report.html)
     assert report.records == 2
     assert "hunks in the patch (n), log scale" in report.html
+
+
+def test_agent_names_with_dollar_signs_are_text_not_math(tmp_path: Path) -> None:
+    # matplotlib read `$\x$` as math text and failed (ParseFatalException): labels from the
+    # data are plain text.
+    path = write_jsonl(
+        tmp_path / "r.jsonl",
+        [record("a", 0.3, 2, "Cluster"), record("b", 0.6, 3, "Orbit")],
+    )
+    outcomes = tmp_path / "o.csv"
+    outcomes.write_text(
+        "id,agent,fixed\na,$\\x$,1\nb,$\\x$,0\na,$5 $6,0\nb,$5 $6,1\n", encoding="utf-8"
+    )
+    report = build_report(path, outcomes)
+    assert_self_contained(report.html)
+    assert "$\\x$" in report.html and "$5 $6" in report.html

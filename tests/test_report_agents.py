@@ -395,10 +395,9 @@ def test_cli_attempts_option(tmp_path: Path, agents_study) -> None:
 def test_a_dollar_in_a_name_is_drawn_as_a_dollar(tmp_path: Path) -> None:
     from hunkmetrics.report.figures import new_figure
 
-    with new_figure("t", 2, literal_text=True) as (_, (ax,)):
-        assert ax.set_title("pay $x_1$").get_parse_math() is False  # text, not a formula
+    # Every figure, the patch report's too: labels come from the data (issue 24).
     with new_figure("t", 2) as (_, (ax,)):
-        assert ax.set_title("$x$").get_parse_math() is True  # the patch figures unchanged
+        assert ax.set_title("pay $x_1$").get_parse_math() is False  # text, not a formula
     results = write_jsonl(tmp_path / "results.jsonl", [record(*row) for row in STUDY])
     attempts = write_jsonl(
         tmp_path / "a.jsonl", [attempt("A", k) | {"agent": "pay $x_1$ $"} for k in range(6)]

@@ -154,9 +154,7 @@ def violin_figure(
     (mirrored), a thin line from the minimum to the maximum, a thick one from the first
     to the third quartile, a white dot at the median, and the values themselves as dots."""
     rows, columns = _grid_shape(len(panels))
-    with new_figure(
-        name, row_height * rows + (0.3 if legend else 0), columns, rows, literal_text=True
-    ) as (fig, axes):
+    with new_figure(name, row_height * rows + (0.3 if legend else 0), columns, rows) as (fig, axes):
         for k, (ax, panel) in enumerate(zip(axes, panels, strict=False)):
             if panel.symlog:
                 ax.set_yscale("symlog", linthresh=1, linscale=0.6)
@@ -204,7 +202,6 @@ def upset(
         nrows=2,
         width_ratios=[1, 4],
         height_ratios=[3.0, 0.32 * rows + 0.3],
-        literal_text=True,
     ) as (fig, (corner, bars, sizes, matrix)):
         corner.set_visible(False)
         xs = list(range(len(shown)))
@@ -275,9 +272,7 @@ def pattern_figure(name: str, aria: str, panels: Sequence[PatternPanel], top_k: 
     """Grouped horizontal bars: per window size, the top patterns and each outcome's
     share of windows that are that pattern (or "not in top k" where it is not known)."""
     heights = [0.8 + 0.22 * len(p.patterns) * max(1, len(p.series)) for p in panels]
-    with new_figure(
-        name, sum(heights) + 0.4, nrows=len(panels), height_ratios=heights, literal_text=True
-    ) as (
+    with new_figure(name, sum(heights) + 0.4, nrows=len(panels), height_ratios=heights) as (
         fig,
         axes,
     ):

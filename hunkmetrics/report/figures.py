@@ -102,15 +102,13 @@ def new_figure(
     nrows: int = 1,
     width_ratios: Sequence[float] | None = None,
     height_ratios: Sequence[float] | None = None,
-    literal_text: bool = False,
 ) -> Iterator[tuple[Figure, list[Axes]]]:
-    """A figure of nrows × ncols axes, listed row by row. With `literal_text`, a `$` in
-    a label is a dollar sign, never the start of a formula (names from the inputs)."""
+    """A figure of nrows × ncols axes, listed row by row. A `$` in any text is a dollar
+    sign, never the start of a formula: labels come from the inputs (agent names, bug
+    ids), and matplotlib's math parser fails on some of them."""
     require_matplotlib()
     # A fixed hashsalt keeps the SVG ids, and so the page, the same from run to run.
-    settings = {**STYLE, "svg.hashsalt": name}
-    if literal_text:
-        settings["text.parse_math"] = False
+    settings = {**STYLE, "svg.hashsalt": name, "text.parse_math": False}
     with matplotlib.rc_context(settings):
         fig = Figure(figsize=(WIDTH, height), layout="constrained")
         FigureCanvasAgg(fig)
