@@ -69,8 +69,13 @@ def read_trajectories(
 ) -> list[Attempt]:
     """Every attempt in a trajectory file (several only for an OpenHands output.jsonl)."""
     prof = _profile(profile)
-    drafts = read_drafts(path, format, ReadOptions(dedupe_usage=dedupe_usage))
-    return [build_attempt(d, str(path), prof) for d in drafts]
+    try:
+        drafts = read_drafts(path, format, ReadOptions(dedupe_usage=dedupe_usage))
+        return [build_attempt(d, str(path), prof) for d in drafts]
+    except RecursionError:  # JSON nested hundreds of levels deep: bad input, not a crash
+        raise TrajectoryError(
+            path, "a JSON value is nested too deeply to read (hundreds of levels)"
+        ) from None
 
 
 def read_trajectory(

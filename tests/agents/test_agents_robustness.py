@@ -123,3 +123,51 @@ def test_local_real_samples():
             assert [(c.tool_name, c.shell) for c in back.calls] == [
                 (c.tool_name, c.shell) for c in attempt.calls
             ], path
+
+
+def test_json_nested_hundreds_of_levels_is_bad_input(tmp_path: Path) -> None:
+    deep: list[object] = []
+    inner = deep
+    for _ in range(600):
+        inner.append([])
+        inner = inner[0]  # type: ignore[assignment]
+    line = {
+        "type": "assistant",
+        "uuid": "u1",
+        "timestamp": "2025-01-01T00:00:00Z",
+        "sessionId": "s",
+        "message": {
+            "id": "m",
+            "role": "assistant",
+            "model": "claude",
+            "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"x": deep}}],
+        },
+    }
+    path = tmp_path / "deep.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    with pytest.raises(TrajectoryError, match="nested too deeply"):
+        read_trajectory(path)
+
+
+def test_a_swe_agent_action_of_megabytes_is_read(tmp_path: Path) -> None:
+    # shlex read such a line in quadratic time (2 MB: 35 s); a shell command is parsed
+    # whole, and a bundle command line that long is split on white space.
+    shell = "echo " + "x" * 2_000_000
+    bundle = "create " + "a " * 100_000
+    path = tmp_path / "big.traj"
+    path.write_text(
+        json.dumps(
+            {
+                "trajectory": [
+                    {"action": shell, "observation": "", "thought": ""},
+                    {"action": bundle, "observation": "", "thought": ""},
+                ],
+                "history": [],
+                "info": {},
+            }
+        )
+    )
+    attempt = read_trajectory(path, "swe_agent")
+    assert [c.tool_name for c in attempt.calls] == ["bash", "create"]
+    assert attempt.calls[1].arguments["filename"] == "a"
+    assert len(attempt.calls[1].arguments["argv"]) == 100_000

@@ -53,7 +53,14 @@ BUNDLE: dict[str, tuple[str, ...]] = {
 }
 
 
+# shlex reads a long line in quadratic time (a 1 MB action took 8 s): longer bundle
+# command lines are split on white space instead.
+SHLEX_MAX_CHARS = 65_536
+
+
 def _words(line: str) -> list[str]:
+    if len(line) > SHLEX_MAX_CHARS:
+        return line.split()
     try:
         return shlex.split(line)
     except ValueError:
@@ -63,7 +70,10 @@ def _words(line: str) -> list[str]:
 def _call_from_action(action: str) -> CallDraft:
     """A call from the action text: a bundle command, else a shell command."""
     first, _, rest = action.strip().partition("\n")
-    words = _words(first)
+    head = first.split(None, 1)
+    # Only a bundle command's line is split into words here; a shell command goes to
+    # the shell parser whole.
+    words = _words(first) if head and head[0] in BUNDLE else []
     if words and words[0] in BUNDLE:
         names = BUNDLE[words[0]]
         args: dict[str, object] = dict(zip(names, words[1:], strict=False))
