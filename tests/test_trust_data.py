@@ -18,8 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hunkmetrics.cli.app import app
-from hunkmetrics.datasets.batch import run_batch
 from hunkmetrics.csvfiles import neutral
+from hunkmetrics.datasets.batch import run_batch
 from hunkmetrics.datasets.export import export
 from hunkmetrics.datasets.mine import mine, mine_options
 from hunkmetrics.errors import HunkmetricsError, SourceError
