@@ -137,3 +137,20 @@ def test_evaluate_places_the_gold_patch_at_the_base_commit_with_repos(tmp_path):
         1.0,
         0.5,
     )
+
+
+def test_the_reward_is_the_first_score_of_one_number():
+    from inspect_ai.scorer import Score
+
+    from hunkmetrics.agents.readers.inspect_log import scores_outcome
+
+    outcome = scores_outcome(
+        {
+            "hunk_localization": Score(value={"hunk_recall": 0.5}),  # several values
+            "unscored": Score(value=float("nan")),  # Inspect's "not scored"
+            "tests": Score(value="C"),
+            "other": Score(value=0.0),
+        }
+    )
+    assert outcome.exit_status == "hunk_localization, unscored=nan, tests=C, other=0.0"
+    assert outcome.reward == 1.0

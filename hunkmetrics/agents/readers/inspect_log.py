@@ -18,6 +18,7 @@ order of scorers) whose `metadata["model_patch"]` is text gives the agent's patc
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -152,7 +153,7 @@ def _sample(log: Any, sample: Any, solver: str) -> Draft:
         draft.runtime_source = "inspect sample.total_time (wall clock)"
     scores = sample.scores or {}
     if scores:
-        draft.outcome = _outcome(scores)
+        draft.outcome = scores_outcome(scores)
     _model_patch(draft, scores)
     draft.task = task_context(sample.metadata or {})
     if sample.error is not None:
@@ -162,15 +163,16 @@ def _sample(log: Any, sample: Any, solver: str) -> Draft:
     return draft
 
 
-def _outcome(scores: dict[str, Any]) -> Outcome:
+def scores_outcome(scores: dict[str, Any]) -> Outcome:
     """The scores as the status; the first score that is one number as the reward (a
-    scorer of several values, such as `hunk_localization`, is listed by name)."""
+    scorer of several values, such as `hunk_localization`, is listed by name; NaN is
+    Inspect's "not scored", no reward)."""
     status = ", ".join(
         name if isinstance(score.value, dict | list) else f"{name}={score.value}"
         for name, score in scores.items()
     )
     rewards = (score_value(score.value) for score in scores.values())
-    reward = next((r for r in rewards if r is not None), None)
+    reward = next((r for r in rewards if r is not None and math.isfinite(r)), None)
     return Outcome(exit_status=status, source="inspect sample.scores", reward=reward)
 
 
