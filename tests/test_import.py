@@ -15,7 +15,7 @@ from hunkmetrics.jsonshape import COUNT, STR, Obj
 from hunkmetrics.metrics.profiles import PROFILE_NAMES, profile
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("numpy", "typer", "rich", "nltk", "rapidfuzz", "click")
+HEAVY = ("numpy", "typer", "rich", "nltk", "rapidfuzz", "click", "inspect_ai")
 
 
 def python(code: str) -> subprocess.CompletedProcess[str]:

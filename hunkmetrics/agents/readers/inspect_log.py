@@ -7,19 +7,25 @@ call (`id`, `function`, `arguments`, `result`, `error`, `working_time`); `bash` 
 `command` (older versions `cmd`) as a shell line. Tokens are the sample's `model_usage`:
 Inspect's `input_tokens` exclude the cache reads and writes (`input_tokens_cache_read`,
 `input_tokens_cache_write`), and `output_tokens` include `reasoning_tokens`. The runtime is
-`total_time` (wall clock); the scores become the outcome's status, and an SWE-bench
-scorer's `metadata["model_patch"]` the attempt's patch.
+`total_time` (wall clock); the scores become the outcome's status (the first score that is
+one number its reward).
+
+The task (inspect_evals' SWE-bench task, or any task shaped like it): the sample's
+`metadata["patch"]` is the gold patch, `metadata["repo"]` the repository and
+`metadata["base_commit"]` the commit the agent started from; the first score (in the log's
+order of scorers) whose `metadata["model_patch"]` is text gives the agent's patch.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from hunkmetrics.agents.draft import CallDraft, Draft, StepDraft
 from hunkmetrics.agents.errors import TrajectoryError
-from hunkmetrics.agents.model import Outcome, Tokens
+from hunkmetrics.agents.model import Outcome, TaskContext, Tokens
 from hunkmetrics.errors import MissingExtraError
 
 SHELL_TOOLS = {"bash": ("command", "cmd"), "bash_session": ("input", "command")}
@@ -147,20 +153,63 @@ def _sample(log: Any, sample: Any, solver: str) -> Draft:
         draft.runtime_source = "inspect sample.total_time (wall clock)"
     scores = sample.scores or {}
     if scores:
-        status = ", ".join(f"{name}={score.value}" for name, score in scores.items())
-        first = next(iter(scores.values()))
-        draft.outcome = Outcome(
-            exit_status=status, source="inspect sample.scores", reward=score_value(first.value)
-        )
-    for score in scores.values():
-        patch = (score.metadata or {}).get("model_patch")
-        if isinstance(patch, str):
-            draft.patch, draft.patch_source = patch, "inspect score metadata.model_patch"
+        draft.outcome = scores_outcome(scores)
+    _model_patch(draft, scores)
+    draft.task = task_context(sample.metadata or {})
     if sample.error is not None:
         draft.warn(f"inspect sample error: {' '.join(str(sample.error.message).split())[:160]}")
     if not draft.steps and sample.events:
         draft.warn("no model or tool events in this sample")
     return draft
+
+
+def scores_outcome(scores: dict[str, Any]) -> Outcome:
+    """The scores as the status; the first score that is one number as the reward (a
+    scorer of several values, such as `hunk_localization`, is listed by name; NaN is
+    Inspect's "not scored", no reward)."""
+    status = ", ".join(
+        name if isinstance(score.value, dict | list) else f"{name}={score.value}"
+        for name, score in scores.items()
+    )
+    rewards = (score_value(score.value) for score in scores.values())
+    reward = next((r for r in rewards if r is not None and math.isfinite(r)), None)
+    return Outcome(exit_status=status, source="inspect sample.scores", reward=reward)
+
+
+def _model_patch(draft: Draft, scores: dict[str, Any]) -> None:
+    """The agent's patch: the first score's `metadata["model_patch"]`; a different one in
+    a later score is a warning."""
+    for name, score in scores.items():
+        patch = (score.metadata or {}).get("model_patch")
+        if not isinstance(patch, str):
+            continue
+        if draft.patch is None:
+            draft.patch = patch
+            draft.patch_source = f"inspect sample.scores[{name}].metadata.model_patch"
+        elif patch != draft.patch:
+            draft.warn(
+                f"score {name} holds another model_patch than {draft.patch_source}: "
+                "the first is the attempt's patch"
+            )
+
+
+def _field(metadata: dict[str, Any], key: str) -> str | None:
+    value = metadata.get(key)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def task_context(metadata: dict[str, Any]) -> TaskContext | None:
+    """A sample's task as inspect_evals' SWE-bench task records it in `metadata`: `patch`
+    (the gold patch), `repo` (`org/repo`), `base_commit`. None without a gold patch."""
+    gold = _field(metadata, "patch")
+    if gold is None:
+        return None
+    return TaskContext(
+        gold_patch=gold,
+        gold_source="inspect sample.metadata.patch",
+        repository=_field(metadata, "repo"),
+        base_commit=_field(metadata, "base_commit"),
+    )
 
 
 def read(path: Path) -> list[Draft]:
