@@ -34,6 +34,7 @@ from hunkmetrics.agents.jsonio import (
 from hunkmetrics.agents.model import Outcome, Tokens
 from hunkmetrics.agents.readers import atif
 from hunkmetrics.agents.readers.harbor_task import task_context
+from hunkmetrics.errors import HunkmetricsError
 
 _RESULT_NAMES = ("result.json", "results.json")  # the code writes the first, a doc says both
 
@@ -208,7 +209,10 @@ def read_trial(folder: Path, result: Record) -> Draft:
             name = as_str(step.get("step_name")) or "?"
             _warn_exception(draft, as_dict(step.get("exception_info")), f"step {name}")
     task_warnings: list[str] = []
-    draft.task = task_context(folder, result, task_warnings)
+    try:
+        draft.task = task_context(folder, result, task_warnings)
+    except (OSError, HunkmetricsError) as exc:  # an unreadable task: the trial still counts
+        task_warnings.append(f"harbor task of {folder.name} not read: {' '.join(str(exc).split())}")
     for warning in task_warnings:
         draft.warn(warning)
     return draft
