@@ -1,13 +1,18 @@
-"""Harbor job and trial directories: `jobs/<job>/<trial>/` with `result.json` (a
-`TrialResult`: `task_name`, `trial_name`, `agent_info{name, version, model_info}`,
-`agent_result{n_input_tokens (cache included), n_cache_tokens, n_output_tokens, cost_usd}`,
-`verifier_result.rewards`, timing blocks, `exception_info`), the agent's ATIF trajectory
-`agent/trajectory.json` (with its continuation files), `verifier/reward.txt|json`, and
-`artifacts/`. A multi-step trial keeps each step under `steps/<name>/`.
+"""Harbor job and trial directories (harbor 0.26.0): `jobs/<job>/<trial>/` with
+`result.json` (a `TrialResult`: `task_name`, `trial_name`, `trial_uri`, `task_id`,
+`config.task`, `config.trials_dir`, `agent_info{name, version, model_info}`,
+`agent_result{n_input_tokens (cache included), n_cache_tokens, n_output_tokens}`,
+`verifier_result.rewards`, `agent_execution` timing, `exception_info`, `step_results`),
+the agent's ATIF trajectory `agent/trajectory.json` (with its continuation files),
+`verifier/reward.txt|json`, and `artifacts/`. A multi-step trial keeps each step under
+`steps/<name>/` (`agent/`, `verifier/`, `artifacts/`) and its `step_results` carry each
+step's tokens, timing and exception.
 
-One attempt per trial: its trajectory as the ATIF reader reads it, the task as the bug,
-the rewards as the outcome's status, the agent's execution time as the runtime, and a
-single `.diff`/`.patch` among the artifacts as the patch.
+One attempt per trial: its trajectory (each step's, one after another) as the ATIF
+reader reads it, the task as the bug, the rewards as the outcome's status, the agent's
+execution time (summed over the steps) as the runtime, the single `.diff`/`.patch` among
+the artifacts (a multi-step trial's: the last step's that has one) as the patch, and the
+task's gold patch (`harbor_task`) as its context.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from hunkmetrics.agents.jsonio import (
 )
 from hunkmetrics.agents.model import Outcome, Tokens
 from hunkmetrics.agents.readers import atif
+from hunkmetrics.agents.readers.harbor_task import task_context
+from hunkmetrics.errors import HunkmetricsError
 
 _RESULT_NAMES = ("result.json", "results.json")  # the code writes the first, a doc says both
 
@@ -68,7 +75,22 @@ def _rewards(result: Record, folder: Path) -> dict[str, float]:
         value = as_float(text.read_text(encoding="utf-8", errors="replace").strip())
         if value is not None:
             return {"reward": value}
+    data = folder / "verifier" / "reward.json"
+    if data.is_file():
+        rewards = as_dict(load_json(data))
+        return {k: v for k, v in ((k, as_float(v)) for k, v in rewards.items()) if v is not None}
     return {}
+
+
+def _steps(result: Record) -> list[Record]:
+    return [as_dict(s) for s in as_list(result.get("step_results"))]
+
+
+def _step_names(folder: Path, result: Record) -> list[str]:
+    named = [n for n in (as_str(s.get("step_name")) for s in _steps(result)) if n]
+    if not named and (folder / "steps").is_dir():
+        named = sorted(p.name for p in (folder / "steps").iterdir() if p.is_dir())
+    return named
 
 
 def _trajectories(folder: Path, result: Record) -> list[Path]:
@@ -76,20 +98,70 @@ def _trajectories(folder: Path, result: Record) -> list[Path]:
     own = folder / "agent" / "trajectory.json"
     if own.is_file():
         return [own]
-    steps = [as_str(as_dict(s).get("step_name")) for s in as_list(result.get("step_results"))]
-    named = [folder / "steps" / s / "agent" / "trajectory.json" for s in steps if s]
-    if not named and (folder / "steps").is_dir():
-        named = sorted((folder / "steps").glob("*/agent/trajectory.json"))
+    named = [
+        folder / "steps" / s / "agent" / "trajectory.json" for s in _step_names(folder, result)
+    ]
     return [p for p in named if p.is_file()]
 
 
 def _patch(folder: Path) -> Path | None:
-    found = [
-        p
-        for p in (folder / "artifacts").rglob("*")
-        if p.is_file() and p.suffix in (".diff", ".patch")
-    ]
+    artifacts = folder / "artifacts"
+    found = [p for p in artifacts.rglob("*") if p.is_file() and p.suffix in (".diff", ".patch")]
     return found[0] if len(found) == 1 else None
+
+
+def _final_patch(folder: Path, result: Record) -> Path | None:
+    """The trial's diff artifact, else the last step's (a multi-step trial)."""
+    own = _patch(folder)
+    if own is not None:
+        return own
+    for name in reversed(_step_names(folder, result)):
+        found = _patch(folder / "steps" / name)
+        if found is not None:
+            return found
+    return None
+
+
+def _runtime(result: Record) -> float | None:
+    """The agent's execution time: the trial's, else the sum of its steps'."""
+    timings = [as_dict(result.get("agent_execution"))]
+    if not timings[0] and _steps(result):
+        timings = [as_dict(s.get("agent_execution")) for s in _steps(result)]
+    total = 0.0
+    for timing in timings:
+        started, finished = (
+            parse_time(timing.get("started_at")),
+            parse_time(timing.get("finished_at")),
+        )
+        if started is None or finished is None or finished < started:
+            return None
+        total += (finished - started).total_seconds()
+    return total
+
+
+def _tokens(result: Record) -> Tokens | None:
+    """The harness's token totals: the trial's `agent_result`, else its steps' summed."""
+    contexts = [as_dict(result.get("agent_result"))]
+    if contexts[0].get("n_input_tokens") is None and _steps(result):
+        contexts = [as_dict(s.get("agent_result")) for s in _steps(result)]
+    contexts = [c for c in contexts if c.get("n_input_tokens") is not None]
+    if not contexts:
+        return None
+    cached = sum(as_int(c.get("n_cache_tokens")) for c in contexts)
+    return Tokens(
+        input_uncached=max(sum(as_int(c.get("n_input_tokens")) for c in contexts) - cached, 0),
+        cache_read=cached,
+        output=sum(as_int(c.get("n_output_tokens")) for c in contexts),
+        source="harbor result.json agent_result"
+        + (" of each step" if len(contexts) > 1 else "")
+        + " (n_input_tokens include the cache)",
+    )
+
+
+def _warn_exception(draft: Draft, info: Record, where: str) -> None:
+    kind = as_str(info.get("exception_type")) or "an exception"
+    message = " ".join((as_str(info.get("exception_message")) or "").split())[:160]
+    draft.warn(f"harbor {where} ended with {kind}: {message}")
 
 
 def read_trial(folder: Path, result: Record) -> Draft:
@@ -116,30 +188,33 @@ def read_trial(folder: Path, result: Record) -> Draft:
         # The reward: the one given, or the one named "reward" among several.
         reward = next(iter(rewards.values())) if len(rewards) == 1 else rewards.get("reward")
         draft.outcome = Outcome(exit_status=status, source="harbor verifier rewards", reward=reward)
-    timing = as_dict(result.get("agent_execution"))
-    started, finished = parse_time(timing.get("started_at")), parse_time(timing.get("finished_at"))
-    if started is not None and finished is not None and finished >= started:
-        draft.runtime_s = (finished - started).total_seconds()
-        draft.runtime_source = "harbor result.json agent_execution (wall clock)"
-    if not draft.tokens.total:
-        context = as_dict(result.get("agent_result"))
-        if context.get("n_input_tokens") is not None:
-            cached = as_int(context.get("n_cache_tokens"))
-            draft.tokens = Tokens(
-                input_uncached=max(as_int(context.get("n_input_tokens")) - cached, 0),
-                cache_read=cached,
-                output=as_int(context.get("n_output_tokens")),
-                source="harbor result.json agent_result (n_input_tokens include the cache)",
-            )
-    patch = _patch(folder)
+    runtime = _runtime(result)
+    if runtime is not None:
+        draft.runtime_s = runtime
+        draft.runtime_source = "harbor result.json agent_execution (wall clock" + (
+            ", summed over the steps)" if not result.get("agent_execution") else ")"
+        )
+    tokens = _tokens(result) if not draft.tokens.total else None
+    if tokens is not None:
+        draft.tokens = tokens
+    patch = _final_patch(folder, result)
     if patch is not None:
         draft.patch = patch.read_text(encoding="utf-8", errors="surrogateescape")
-        draft.patch_source = f"harbor artifact {patch.relative_to(folder)}"
+        draft.patch_source = f"harbor artifact {patch.relative_to(folder).as_posix()}"
     exception = as_dict(result.get("exception_info"))
     if exception:
-        kind = as_str(exception.get("exception_type")) or "an exception"
-        message = " ".join((as_str(exception.get("exception_message")) or "").split())[:160]
-        draft.warn(f"harbor trial ended with {kind}: {message}")
+        _warn_exception(draft, exception, "trial")
+    for step in _steps(result):
+        if as_dict(step.get("exception_info")):
+            name = as_str(step.get("step_name")) or "?"
+            _warn_exception(draft, as_dict(step.get("exception_info")), f"step {name}")
+    task_warnings: list[str] = []
+    try:
+        draft.task = task_context(folder, result, task_warnings)
+    except (OSError, HunkmetricsError) as exc:  # an unreadable task: the trial still counts
+        task_warnings.append(f"harbor task of {folder.name} not read: {' '.join(str(exc).split())}")
+    for warning in task_warnings:
+        draft.warn(warning)
     return draft
 
 
