@@ -247,13 +247,19 @@ def test_summary_of_runs_evaluates_them_first() -> None:
 def test_summary_of_a_harbor_job_in_one_command() -> None:
     repo = Path(__file__).resolve().parents[2]
     job = repo / "fixtures" / "harnesses" / "harbor-job" / "toy-job"
-    result = _invoke("agents", "summary", str(job), "-f", "json", "--table", "table2")
+    result = _invoke("agents", "summary", str(job), "-f", "json")
     assert result.exit_code == 0, result.output
-    (row,) = json.loads(result.stdout)["tables"]["table2"]["rows"]
-    # Two trials of one agent: the verifier gave reward 1 to one and 0 to the other.
-    assert (row["bugs"], row["repaired"], row["repaired_rate"]) == (2, 1, 0.5)
+    tables = json.loads(result.stdout)["tables"]
+    (row,) = tables["table2"]["rows"]
+    # Three trials of one agent: rewards 1 (a1), 0 (b2) and 0.5 (c3, the mean of its two
+    # steps); at the default threshold 1 only a1 is repaired.
+    assert (row["bugs"], row["repaired"], row["repaired_rate"]) == (3, 1, 1 / 3)
     # Harbor reports no compilation, so LS (a compiled patch in the right file) is unknown.
     assert (row["compiled"], row["ls"]) == (None, None)
+    # Table 3 comes from the tasks' own gold patches (solution/): each has two hunks in
+    # two methods of one file, so every bug is Cluster.
+    (t3,) = tables["table3"]["rows"]
+    assert (t3["fixed_n"], t3["unfixed_n"], t3["fixed_Cluster"]) == (1, 2, 1)
 
 
 def test_summary_refuses_references_for_attempt_lines(tmp_path: Path) -> None:
