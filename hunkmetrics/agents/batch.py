@@ -3,6 +3,7 @@ attempt written with the datasets' no-loss JSON Lines writer, resumable."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from hunkmetrics.agents.evaluate import Reference, Settings, error_record, evalu
 from hunkmetrics.agents.runs import Run, bug_key, read_runs
 from hunkmetrics.datasets.executors import crash_line, make_executor
 from hunkmetrics.datasets.inputs import Defaults, open_input
+from hunkmetrics.datasets.lock import output_lock
 from hunkmetrics.datasets.records import JsonlWriter, encode_record
 from hunkmetrics.datasets.scheduler import run_tasks
 from hunkmetrics.errors import HunkmetricsError
@@ -69,10 +71,30 @@ def evaluate_runs(
     are skipped; `jobs` > 1 uses that many worker processes, each under `max_memory`
     (`memory.resolve_limit`: by default a share of the machine's memory)."""
     runs = read_runs(runs_path)
-    try:
-        writer = JsonlWriter(out, resume=resume) if out is not None else None
-    except FileExistsError as exc:
-        raise HunkmetricsError(str(exc)) from None
+    with contextlib.ExitStack() as held:
+        writer = None
+        if out is not None:  # one writer at a time (datasets/lock.py), as batch and mine
+            held.enter_context(output_lock(out, "agents evaluate", keep_empty=True))
+            try:
+                writer = JsonlWriter(out, resume=resume)
+            except FileExistsError as exc:
+                raise HunkmetricsError(str(exc)) from None
+        return _evaluate_into(
+            writer, runs, references, settings, jobs, to_stdout, on_start, on_record, max_memory
+        )
+
+
+def _evaluate_into(
+    writer: JsonlWriter | None,
+    runs: list[Run],
+    references: dict[str, Reference],
+    settings: Settings,
+    jobs: int,
+    to_stdout: bool,
+    on_start: Callable[[int], None],
+    on_record: Callable[[dict[str, Any]], None],
+    max_memory: int | str | None,
+) -> Summary:
     done = writer.done_ids if writer is not None else set()
     todo = [r for r in runs if r.id not in done]
     summary = Summary(len(runs), len(runs) - len(todo), 0, 0, 0)

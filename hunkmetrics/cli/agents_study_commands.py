@@ -74,6 +74,7 @@ def import_study_command(
 
     def body() -> None:
         from ..agents.study.importer import import_study
+        from ..datasets.lock import output_lock
         from ..datasets.records import JsonlWriter, encode_record
 
         result = import_study(folder)
@@ -81,13 +82,14 @@ def import_study_command(
             for record in result.records:
                 write_text(encode_record(record).decode("utf-8"))
         else:
-            try:
-                writer = JsonlWriter(out)
-            except FileExistsError:
-                raise HunkmetricsError(f"{out}: exists; give a new file") from None
-            with writer:
-                for record in result.records:
-                    writer.write(record)
+            with output_lock(out, "agents import-study"):
+                try:
+                    writer = JsonlWriter(out)
+                except FileExistsError:
+                    raise HunkmetricsError(f"{out}: exists; give a new file") from None
+                with writer:
+                    for record in result.records:
+                        writer.write(record)
         agents = len({(r["agent"], r.get("condition")) for r in result.records})
         print_warnings(result.warnings)
         if out is not None:

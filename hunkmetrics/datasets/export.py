@@ -19,6 +19,7 @@ from typing import TextIO
 
 from ..csvfiles import csv_writer, write_row
 from ..errors import HunkmetricsError
+from .lock import output_lock
 from .records import ResultRecord, iter_results, parse_line
 
 FORMATS = ("csv", "parquet")
@@ -252,11 +253,12 @@ def export(results: str | Path, out: str | Path | None, format: str | None = Non
         raise HunkmetricsError(f"{target}: --out would overwrite the results it exports")
     if format == "parquet" and target is None:
         raise HunkmetricsError("--format parquet needs --out FILE (not standard output)")
-    index = _index(results)
-    table = _Counted(_sorted_records(results, index))
-    if format == "parquet":
-        assert target is not None
-        write_parquet(table, target)
-    else:
-        write_csv(table, target)
+    with output_lock(target, "export") if target is not None else contextlib.nullcontext():
+        index = _index(results)
+        table = _Counted(_sorted_records(results, index))
+        if format == "parquet":
+            assert target is not None
+            write_parquet(table, target)
+        else:
+            write_csv(table, target)
     return ExportSummary(rows=table.rows, errors=table.errors, warnings=read_warnings(index))

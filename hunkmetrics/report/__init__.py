@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from ..datasets.lock import output_lock
 from ..errors import HunkmetricsError
 from .data import load_outcomes, load_results
 
@@ -75,18 +76,22 @@ def write_report(
     outcomes: str | Path | None = None,
     attempts: Sequence[str | Path] = (),
 ) -> Report:
-    """Build the page and write it to `out` (whole or not at all)."""
-    report = build_report(results, outcomes, attempts)
+    """Build the page and write it to `out` (whole or not at all), holding the output's
+    lock (another run writing it is an error)."""
     out = Path(out)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(report.html, encoding="utf-8")
-        os.replace(tmp, out)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise HunkmetricsError(f"{out}: cannot write the report: {exc.strerror or exc}") from None
+    with output_lock(out, "report"):
+        report = build_report(results, outcomes, attempts)
+        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(report.html, encoding="utf-8")
+            os.replace(tmp, out)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise HunkmetricsError(
+                f"{out}: cannot write the report: {exc.strerror or exc}"
+            ) from None
     return report
 
 
