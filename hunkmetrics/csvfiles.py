@@ -11,12 +11,13 @@ inert for spreadsheets (`neutral`: docs/security.md).
 from __future__ import annotations
 
 import csv
+import io
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from .errors import HunkmetricsError
+from .inputfile import open_input
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
@@ -24,11 +25,8 @@ _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 def open_csv(path: Path, what: str = "") -> TextIO:
     """`path` open for `csv.reader`; `what` names it in the error (`the manifest`)."""
-    try:
-        return path.open(newline="", encoding="utf-8-sig")
-    except OSError as exc:
-        named = f" {what}" if what else ""
-        raise HunkmetricsError(f"{path}: cannot read{named}: {exc.strerror or exc}") from None
+    handle = open_input(path, what or "a CSV file")
+    return io.TextIOWrapper(handle, newline="", encoding="utf-8-sig")
 
 
 def neutral(text: str) -> str:

@@ -19,6 +19,9 @@ from pathlib import Path
 
 from hunkmetrics.agents.model import Command, JSONValue
 from hunkmetrics.errors import HunkmetricsError
+from hunkmetrics.inputfile import read_input
+
+RULES_MAX_BYTES = 16 * 1024 * 1024  # a rules file is a few KB
 
 PROFILES = ("semantic", "paper")
 _RULE_KEYS = frozenset(
@@ -370,12 +373,12 @@ def load_profile(profile: str | Path = "semantic") -> Profile:
     if isinstance(profile, str) and profile in PROFILES:
         return _packaged(profile)
     path = Path(profile)
+    if not path.exists():
+        raise ProfileError(f"{profile}: no such category profile (packaged: {', '.join(PROFILES)})")
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ProfileError(
-            f"{profile}: no such category profile (packaged: {', '.join(PROFILES)})"
-        ) from exc
+        text = read_input(path, "category rules", limit=RULES_MAX_BYTES).decode("utf-8")
+    except (HunkmetricsError, UnicodeDecodeError) as exc:
+        raise ProfileError(f"{profile}: {exc}") from None
     return parse_profile(text, str(path))
 
 

@@ -37,6 +37,7 @@ from hunkmetrics.lang.locate import LocatedHunk
 from hunkmetrics.lang.selection import PathSelection, path_selection
 from hunkmetrics.metrics.localization import LocalizationResult, file_key
 from hunkmetrics.patch.model import LineKind
+from hunkmetrics.patch.parse import read_patch_bytes
 from hunkmetrics.workspace import Workspace, open_candidate, open_workspace
 
 SCHEMA = "hunkmetrics/attempt/v1"
@@ -168,7 +169,7 @@ def _time(stamp: datetime | None) -> str | None:
 
 def _patch_text(run: Run, attempt: Attempt) -> tuple[bytes | None, str]:
     if run.patch:
-        return Path(run.patch).read_bytes(), f"file: {run.patch}"
+        return read_patch_bytes(run.patch), f"file: {run.patch}"
     if attempt.patch is not None:
         return attempt.patch.encode("utf-8", "surrogateescape"), attempt.patch_source
     return None, "none"

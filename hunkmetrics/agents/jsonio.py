@@ -14,6 +14,7 @@ from pathlib import Path
 from hunkmetrics.agents.draft import Draft
 from hunkmetrics.agents.errors import TrajectoryError
 from hunkmetrics.agents.shell import shell_of_argv
+from hunkmetrics.inputfile import read_input
 
 Record = dict[str, object]
 _NON_SPACE = re.compile(r"\S")
@@ -29,10 +30,7 @@ def read_text(path: Path) -> str:
     Invalid bytes anywhere else are an error naming the line: the file is damaged or not
     UTF-8, and replacing them would silently change commands and paths.
     """
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TrajectoryError(path, f"cannot read: {exc.strerror or exc}") from exc
+    data = read_input(path, "trajectory")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -24,6 +24,7 @@ from xml.parsers import expat
 
 from hunkmetrics.agents.model import Outcome
 from hunkmetrics.errors import HunkmetricsError
+from hunkmetrics.inputfile import read_input
 
 
 class OutcomeError(HunkmetricsError):
@@ -116,9 +117,9 @@ def parse_junit(path: str | Path) -> Outcome:
     failing: list[str] = []
     for file in files:
         try:
-            data = file.read_bytes()
-        except OSError as exc:
-            raise OutcomeError(f"{file}: cannot read: {exc.strerror or exc}") from exc
+            data = read_input(file, "test report")
+        except HunkmetricsError as exc:
+            raise OutcomeError(str(exc)) from None
         failing.extend(junit_failures(data, str(file))[1])
     return Outcome(
         compiled=True,
@@ -135,9 +136,9 @@ def read_outcome(path: str | Path) -> Outcome:
     if p.is_dir() or p.suffix.lower() == ".xml":
         return parse_junit(p)
     try:
-        text = p.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise OutcomeError(f"{p}: cannot read: {exc.strerror or exc}") from exc
+        text = read_input(p, "test output").decode("utf-8", errors="replace")
+    except HunkmetricsError as exc:
+        raise OutcomeError(str(exc)) from None
     return parse_defects4j(text, f"defects4j test output: {p}")
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from hunkmetrics.csvfiles import open_csv
 from hunkmetrics.errors import HunkmetricsError
+from hunkmetrics.inputfile import open_input
 
 REQUIRED = ("agent", "bug", "trajectory")
 OPTIONAL = (
@@ -74,6 +75,8 @@ def read_runs(path: str | Path) -> list[Run]:
     root = Path(path)
     if not root.exists():
         raise HunkmetricsError(f"{root}: no such file or directory")
+    if not root.is_dir():  # a device or FIFO would never end
+        open_input(root, "runs: a manifest, a folder or a harness's output").close()
     harness = harness_format(root)
     if harness is not None:
         runs = harness_runs(root, harness)

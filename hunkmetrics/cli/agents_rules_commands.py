@@ -30,13 +30,14 @@ def check(
     clean (with a summary), 2 when there are problems."""
 
     def body() -> None:
-        from ..agents.classify import parse_profile
+        from ..agents.classify import RULES_MAX_BYTES, parse_profile
         from ..agents.rules_check import check_profile
+        from ..inputfile import read_input
 
         try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise HunkmetricsError(f"{file}: cannot read: {exc}") from None
+            text = read_input(file, "category rules", limit=RULES_MAX_BYTES).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise HunkmetricsError(f"{file}: not UTF-8 ({exc.reason})") from None
         problems = check_profile(text, str(file))
         if problems:
             write_text("".join(f"{file}: {p}\n" for p in problems))

@@ -107,7 +107,7 @@ def are_runs(path: Path) -> bool:
 
     if path.is_dir() or path.suffix.lower() == ".csv":
         return True
-    return path.exists() and harness_format(path) is not None
+    return path.is_file() and harness_format(path) is not None
 
 
 def evaluated(

@@ -96,7 +96,7 @@ class _Index:
 
 def _index(results: Path) -> _Index:
     index = _Index()
-    for line in iter_results(results):
+    for line in iter_results(results, "results file"):
         if line.record is None:
             index.unreadable += 1
         else:

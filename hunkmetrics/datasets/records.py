@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 
-from ..errors import HunkmetricsError
+from ..inputfile import open_input
 from ..jsonvalues import as_bool, as_float, as_int, as_str
 from ..lang.evidence import EVIDENCE_PATTERN, Basis, weakest
 
@@ -128,14 +128,7 @@ class JsonlWriter:
 
 
 def _open_results(path: Path, what: str) -> BinaryIO:
-    if path.is_dir():
-        raise HunkmetricsError(f"{path}: is a directory, not a {what}")
-    try:
-        return path.open("rb")
-    except FileNotFoundError:
-        raise HunkmetricsError(f"{path}: no such {what}") from None
-    except OSError as exc:
-        raise HunkmetricsError(f"{path}: cannot read: {exc.strerror}") from None
+    return open_input(path, what)
 
 
 def _raw_record(line: bytes) -> dict[str, object] | None:

@@ -51,10 +51,8 @@ def read_repo_list(path: str | Path) -> list[RepoSpec]:
     """The repositories of a CSV `repo[,since,until,branch,name]`; one-line errors name
     the row at fault."""
     path = Path(path)
-    if not path.is_file():
-        raise HunkmetricsError(f"{path}: no such file")
     specs = []
-    with open_csv(path) as handle:
+    with open_csv(path, "the repository list") as handle:
         reader = csv.DictReader(handle)
         header = [h.strip() for h in reader.fieldnames or []]
         if "repo" not in header:

@@ -118,7 +118,7 @@ def test_summary_errors(tmp_path: Path) -> None:
     assert "--table table42: not in this summary" in bad.output
     missing = _invoke("agents", "summary", str(tmp_path / "none.jsonl"))
     assert missing.exit_code == 2
-    assert "cannot read" in missing.output
+    assert "none.jsonl: no such file (attempts)" in missing.output
 
 
 def test_summary_with_bugs(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ from hunkmetrics.agents.draft import Draft
 from hunkmetrics.agents.errors import TrajectoryError
 from hunkmetrics.agents.jsonio import Record, as_dict, as_str, parse_document, read_text_once
 from hunkmetrics.agents.readers import codex  # its item types tell rollouts apart
+from hunkmetrics.inputfile import open_input
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +216,7 @@ def detect_format(path: str | Path) -> str:
         if any(f.stem.isdigit() for f in folder.glob("*.json")):
             return "openhands_events"
         raise TrajectoryError(path, "a directory, but not an OpenHands session (no events/)")
-    with path.open("rb") as handle:
+    with open_input(path, "trajectory") as handle:
         if handle.read(4) == b"PK\x03\x04":
             return "inspect_log"  # an Inspect `.eval`: the only zip a log can be
     text = read_text_once(path)

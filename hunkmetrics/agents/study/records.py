@@ -13,6 +13,7 @@ from types import MappingProxyType
 from hunkmetrics.agents.study.bugs import BugTraits
 from hunkmetrics.agents.study.ids import bug_key, normalize_bug_id
 from hunkmetrics.errors import HunkmetricsError
+from hunkmetrics.inputfile import open_input
 from hunkmetrics.jsonvalues import as_bool, as_dict, as_float, as_int, as_str
 
 __all__ = ["HunkTouch", "StudyAttempt", "iter_attempts", "parse_attempt", "read_attempts"]
@@ -181,11 +182,7 @@ def iter_attempts(path: str | Path) -> Iterator[StudyAttempt]:
     `agent` is a HunkmetricsError naming its number, except a torn last line (a killed
     run), which is skipped."""
     p = Path(path)
-    try:
-        handle = p.open("rb")
-    except OSError as exc:
-        raise HunkmetricsError(f"{p}: cannot read: {exc.strerror or exc}") from None
-    with handle:
+    with open_input(p, "attempts") as handle:
         pending: tuple[int, bytes] | None = None
         for number, line in enumerate(handle, start=1):
             if not line.strip():
