@@ -176,6 +176,8 @@ def _patch_text(run: Run, attempt: Attempt) -> tuple[bytes | None, str]:
 
 
 def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict[str, Any]:
+    if run.problem is not None:
+        raise HunkmetricsError(run.problem)
     attempt = read_trajectory(
         run.trajectory,
         run.format,

@@ -16,7 +16,10 @@ Directory: `RUNS/<agent>/<bug>/` holds one trajectory (a file or an OpenHands ev
 folder; when several entries could be it, the one named `trajectory*`), and optionally
 `patch.diff` (or `.patch`: the agent's final patch), `outcome.txt|.xml|/` (the harness's
 test run after the patch: defects4j output or JUnit XML) and `before.txt|.xml|/` (the
-run before it). Everything is checked before anything runs.
+run before it). The input as a whole is checked before anything runs (a manifest's
+columns, ids given twice); a run that cannot be evaluated (no trajectory, two candidate
+files, a file the manifest names that is missing) becomes that run's error line, and the
+other runs go on.
 """
 
 from __future__ import annotations
@@ -62,6 +65,9 @@ class Run:
     condition: str | None = None  # e.g. `maple`: the agent run with a tool (Table 9)
     row: int | None = None  # the attempt's place in a file that holds several
     trial: str | None = None  # which of several attempts at the bug (a Harbor trial)
+    # Why this run cannot be evaluated (no trajectory, a missing file): its line then
+    # says so, and the other runs go on.
+    problem: str | None = None
 
     @property
     def id(self) -> str:
@@ -162,20 +168,21 @@ def _manifest(path: Path) -> Iterator[Run]:
         for line, raw in enumerate(reader, start=2):
             row = {k.strip(): v for k, v in raw.items() if k is not None}
             agent, bug, traj = (_cell(row, c) for c in REQUIRED)
-            if not agent or not bug or not traj:
-                raise HunkmetricsError(f"{path}:{line}: agent, bug and trajectory are required")
+            if not agent or not bug:
+                raise HunkmetricsError(f"{path}:{line}: agent and bug are required")
             paths = {}
+            problems = [] if traj else [f"{path}:{line}: no trajectory given"]
             for key in ("trajectory", "patch", "outcome", "outcome_before"):
                 value = _cell(row, key)
                 if value:
                     full = base / value
                     if not full.exists():
-                        raise HunkmetricsError(f"{path}:{line}: {key} {value}: no such file")
+                        problems.append(f"{path}:{line}: {key} {value}: no such file")
                     paths[key] = str(full)
             yield Run(
                 agent=agent,
                 bug=bug,
-                trajectory=paths["trajectory"],
+                trajectory=paths.get("trajectory", ""),
                 format=_cell(row, "format") or None,
                 patch=paths.get("patch"),
                 outcome=paths.get("outcome"),
@@ -192,6 +199,7 @@ def _manifest(path: Path) -> Iterator[Run]:
                     if _cell(row, k)
                 ),
                 condition=_cell(row, "condition") or None,
+                problem="; ".join(problems) or None,
             )
 
 
@@ -214,16 +222,18 @@ def _directory(root: Path) -> Iterator[Run]:
             ]
             named = [e for e in entries if e.name.startswith("trajectory")]
             candidates = named or entries
+            problem = None
             if len(candidates) != 1:
                 found = ", ".join(e.name for e in candidates) or "nothing"
-                raise HunkmetricsError(
+                problem = (
                     f"{bug_dir}: expected one trajectory (or one named trajectory*), found {found}"
                 )
             patch = next((str(bug_dir / n) for n in _PATCHES if (bug_dir / n).exists()), None)
             yield Run(
                 agent=agent_dir.name,
                 bug=bug_dir.name,
-                trajectory=str(candidates[0]),
+                trajectory=str(candidates[0]) if len(candidates) == 1 else str(bug_dir),
+                problem=problem,
                 patch=patch,
                 outcome=_named(bug_dir, "outcome"),
                 outcome_before=_named(bug_dir, "before"),

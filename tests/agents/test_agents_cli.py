@@ -175,13 +175,43 @@ def test_evaluate_input_errors_are_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr.strip().count("\n") == 0
     assert "needs the columns agent,bug,trajectory" in result.stderr
-    twice = tmp_path / "two" / "a" / "b"
+
+
+def test_one_bad_run_is_its_own_error_line_and_the_others_go_on(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    shutil.copytree(EVAL / "runs" / "claude", runs / "claude")
+    twice = runs / "a" / "Chart-1"
     twice.mkdir(parents=True)
     (twice / "x.jsonl").write_text("")
     (twice / "y.jsonl").write_text("")
-    result = _invoke("agents", "evaluate", str(tmp_path / "two"), "--reference", str(EVAL / "dev"))
-    assert result.exit_code == 2
-    assert "expected one trajectory" in result.stderr
+    (runs / "b" / "Chart-1").mkdir(parents=True)  # no trajectory at all
+    out = tmp_path / "a.jsonl"
+    result = _invoke(
+        "agents", "evaluate", str(runs), "--reference", str(EVAL / "dev"), "--out", str(out)
+    )
+    assert result.exit_code == 0, result.output
+    records = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert set(records) == {"a/Chart-1", "b/Chart-1", "claude/Chart-1"}
+    assert records["claude/Chart-1"]["error"] is None
+    assert records["a/Chart-1"]["error"] == (
+        f"{twice}: expected one trajectory (or one named trajectory*), found x.jsonl, y.jsonl"
+    )
+    assert records["b/Chart-1"]["error"].endswith(
+        "expected one trajectory (or one named trajectory*), found nothing"
+    )
+    assert "2 of 3 runs could not be evaluated" in result.stderr
+    # A manifest row naming a missing trajectory: that row's line, not a stop.
+    manifest = tmp_path / "runs.csv"
+    manifest.write_text(
+        "agent,bug,trajectory\n"
+        f"claude,Chart-1,{EVAL / 'runs' / 'claude' / 'Chart-1' / 'trajectory.jsonl'}\n"
+        "ghost,Chart-1,gone.jsonl\n"
+    )
+    result = _invoke("agents", "evaluate", str(manifest), "--reference", str(EVAL / "dev"))
+    assert result.exit_code == 0, result.output
+    lines = {r["id"]: r for r in map(json.loads, result.stdout.splitlines())}
+    assert lines["claude/Chart-1"]["error"] is None
+    assert lines["ghost/Chart-1"]["error"] == f"{manifest}:3: trajectory gone.jsonl: no such file"
 
 
 def test_actions_json_csv_and_table(tmp_path: Path) -> None:
