@@ -57,7 +57,10 @@ def is_repository(repo: Repo) -> bool:
 def resolve_commit(repo: Repo, rev: str) -> str | None:
     """The full commit id `rev` names in `repo`, or None when it names no commit.
     A directory that is not a git repository is a SourceError."""
-    done = run(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+    # `:/<text>` (the youngest commit whose message matches) runs to the end of the name,
+    # so it cannot be peeled with ^{commit}; it always names a commit.
+    name = rev if rev.startswith(":/") else f"{rev}^{{commit}}"
+    done = run(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", name)
     if done.returncode != 0:
         if b"not a git repository" in done.stderr:
             raise SourceError(f"{repo}: not a git repository")

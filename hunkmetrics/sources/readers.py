@@ -128,7 +128,7 @@ class GitRevisionReader:
         self._owns_objects = objects is None
         self._objects = objects if objects is not None else git.CatFile(self.repo)
         commit = self._objects.resolve(rev)
-        if commit == git.UNAVAILABLE:
+        if commit == git.UNAVAILABLE or (commit is None and rev.startswith(":/")):
             commit = git.resolve_commit(self.repo, rev)  # says why (not a repository...)
         if commit is None:
             self.close()
