@@ -19,8 +19,9 @@ from rich.progress import (
 from rich.progress import Progress as RichProgress
 from rich.text import Text
 
+from ..errors import HunkmetricsError
 from ..lang.selection import EXCLUDE_TESTS_DEFAULT
-from ..metrics.profiles import DISTRIBUTED_WEIGHT
+from ..metrics.profiles import DISTRIBUTED_WEIGHT, PROFILES
 from .common import command_group, guarded, plain, print_warnings, rich_console
 from .options import (
     JOBS_DEFAULT,
@@ -40,6 +41,7 @@ from .options import (
     PairsOpt,
     PathPrefixOpt,
     ProfileOpt,
+    PublishedArtifactsOpt,
     RepoOpt,
     ReverseOpt,
     RevOpt,
@@ -149,6 +151,7 @@ def batch(
     profile: ProfileOpt = PROFILE_DEFAULT,
     cutoff: CutoffOpt = None,
     weight: WeightOpt = DISTRIBUTED_WEIGHT,
+    artifact: PublishedArtifactsOpt = None,
     pairs: PairsOpt = False,
     jobs: JobsOpt = JOBS_DEFAULT,
     max_memory: MaxMemoryOpt = "auto",
@@ -215,6 +218,11 @@ def batch(
                     "cluster's workers is used"
                 ]
             )
+        names = tuple(a.value for a in artifact or [])
+        if names and not PROFILES[profile].reproduces_published_artifacts:
+            raise HunkmetricsError(
+                "--published-artifacts reproduces the birch study's numbers: use --profile birch"
+            )
         settings = Settings(
             profile=profile,
             cutoff=cutoff,
@@ -224,6 +232,7 @@ def batch(
                 all_files, include, exclude, exclude_tests, ignore_comment_only
             ),
             pairs=pairs,
+            artifacts=names,
         )
         with BarProgress() as progress:
             summary = run_batch(

@@ -30,6 +30,7 @@ from ..lang.selection import DEFAULT_SELECTION, PathSelection
 from ..memory import AUTO, resolve_limit
 from ..metrics.birch_artifacts import PublishedArtifacts, read_file_order
 from ..metrics.profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT
+from ..metrics.profiles import profile as profile_named
 from ..patch.parse import parse_patch, read_patch_bytes
 from ..sources.git import CatFilePool
 from ..sources.readers import FileReader, open_reader
@@ -62,6 +63,9 @@ class Settings:
     hunking: str = "as-given"
     selection: PathSelection = DEFAULT_SELECTION
     pairs: bool = False  # each record's divergence pairs (n(n-1)/2 of them): on request
+    # The published study's artifacts to reproduce (birch; `--published-artifacts`): every
+    # row's, unless its manifest row names its own.
+    artifacts: tuple[str, ...] = ()
 
 
 # --- the worker's side ------------------------------------------------------------------
@@ -132,11 +136,21 @@ def _close_quietly(reader: FileReader) -> None:
         reader.close()
 
 
-def item_artifacts(item: Item) -> PublishedArtifacts | None:
-    """The study's file order, when the item's manifest row names a file-order list."""
-    if item.file_order is None:
+def item_artifacts(item: Item, settings: Settings) -> PublishedArtifacts | None:
+    """The study's artifacts for the item: its row's (or the run's) named artifacts, and
+    its file order when its row names a file-order list; None when there are none."""
+    names = item.published_artifacts if item.published_artifacts is not None else settings.artifacts
+    order = read_file_order(read_text(item.file_order)) if item.file_order is not None else None
+    artifacts = PublishedArtifacts.named(names, order)
+    if not artifacts:
         return None
-    return PublishedArtifacts(file_order=read_file_order(read_text(item.file_order)))
+    if not profile_named(settings.profile).reproduces_published_artifacts:
+        raise HunkmetricsError(
+            "published artifacts (--published-artifacts, the manifest's published_artifacts "
+            f"or file_order) reproduce the birch study's numbers: use --profile birch, not "
+            f"{settings.profile}"
+        )
+    return artifacts
 
 
 def read_text(path: str) -> str:
@@ -166,7 +180,7 @@ def characterize_item(
                 profile=settings.profile,
                 cutoff=settings.cutoff,
                 distributed_weight=settings.distributed_weight,
-                artifacts=item_artifacts(item),
+                artifacts=item_artifacts(item, settings),
             )
             # without --pairs the pairs are never listed: n(n-1)/2 dicts would be most
             # of the worker's memory (a 10,000-hunk patch has 50 M of them)

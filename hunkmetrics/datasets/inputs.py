@@ -3,8 +3,9 @@
 A directory holds `*.diff` / `*.patch` files (top level only); each file's name without
 its extension is its id. A manifest is a CSV with the columns `id,patch` and, optionally,
 `repo`, `rev`, `reverse`, `path_prefix` (the patch's paths are relative to that directory
-of the repository) and `file_order` (a file listing the study's file order, for the birch
-profile's published artifact); paths in it are relative to the manifest's folder, and a
+of the repository), `file_order` (a file listing the study's file order, for the birch
+profile's published artifact) and `published_artifacts` (the study's other artifacts for
+that row: `key-order;lexical-hunks`); paths in it are relative to the manifest's folder, and a
 non-empty cell overrides the command line's default for that row.
 
 The whole input is checked before anything runs (header, every row, duplicate ids), so a
@@ -26,7 +27,7 @@ from ..errors import HunkmetricsError
 
 PATCH_SUFFIXES = (".diff", ".patch")
 REQUIRED_COLUMNS = ("id", "patch")
-OPTIONAL_COLUMNS = ("repo", "rev", "reverse", "path_prefix", "file_order")
+OPTIONAL_COLUMNS = ("repo", "rev", "reverse", "path_prefix", "file_order", "published_artifacts")
 _TRUE = {"true", "1", "yes", "y"}
 _FALSE = {"false", "0", "no", "n"}
 
@@ -47,6 +48,8 @@ class Item:
     data: bytes | None = None
     path_prefix: str | None = None
     file_order: str | None = None  # absolute path of a file-order list
+    # The study's artifacts to reproduce for this row (birch): None takes the run's.
+    published_artifacts: tuple[str, ...] | None = None
 
     @property
     def source_key(self) -> tuple[str | None, str | None, str | None]:
@@ -222,6 +225,7 @@ def _manifest_rows(path: Path, defaults: Defaults, seen: set[str] | None = None)
                 reverse = parse_bool(row.get("reverse", ""))
             except ValueError as exc:
                 raise HunkmetricsError(f"{where}: {exc}") from None
+            artifacts = _artifacts(row.get("published_artifacts", ""), where)
             repo = _absolute(row["repo"], base) if row.get("repo") else default_repo
             repo, rev = _source(repo, row.get("rev") or defaults.rev)
             patch = Path(row["patch"]).expanduser()
@@ -233,7 +237,22 @@ def _manifest_rows(path: Path, defaults: Defaults, seen: set[str] | None = None)
                 reverse=defaults.reverse if reverse is None else reverse,
                 path_prefix=row.get("path_prefix") or defaults.path_prefix,
                 file_order=_absolute(row["file_order"], base) if row.get("file_order") else None,
+                published_artifacts=artifacts,
             )
+
+
+def _artifacts(cell: str, where: str) -> tuple[str, ...] | None:
+    """A row's `published_artifacts`: names separated by `;` (empty: the run's)."""
+    from ..metrics.birch_artifacts import ARTIFACT_NAMES
+
+    names = tuple(n.strip() for n in cell.replace(",", ";").split(";") if n.strip())
+    unknown = [n for n in names if n not in ARTIFACT_NAMES]
+    if unknown:
+        raise HunkmetricsError(
+            f"{where}: unknown published artifact(s) {', '.join(unknown)} "
+            f"(use {' or '.join(ARTIFACT_NAMES)}, separated by ;)"
+        )
+    return names or None
 
 
 def _check_header(path: Path, header: list[str] | None) -> list[str]:
