@@ -61,6 +61,9 @@ class Run:
     condition: str | None = None  # e.g. `maple`: the agent run with a tool (Table 9)
     row: int | None = None  # the attempt's place in a file that holds several
     trial: str | None = None  # which of several attempts at the bug (a Harbor trial)
+    # The agent's patch itself, when the harness keeps it in a file of many (a SWE-bench
+    # prediction's `model_patch`); `patch` names a file that holds it alone.
+    patch_data: str | None = None
 
     @property
     def id(self) -> str:
@@ -88,6 +91,11 @@ def read_runs(path: str | Path) -> list[Run]:
         seen.add(run.id)
     return runs
 
+
+# The `format` of a run with no trajectory (a SWE-bench prediction without one): its
+# `trajectory` names where the attempt was read from; calls, actions, tokens and runtime
+# are unknown, never 0.
+NO_TRAJECTORY = "none"
 
 # What a harness writes, read whole: one run per attempt in it.
 HARNESS_FORMATS = ("harbor_job", "inspect_log", "openhands_v1")
