@@ -172,7 +172,7 @@ def _patch_text(run: Run, attempt: Attempt) -> tuple[bytes | None, str]:
     if run.patch:
         return Path(run.patch).read_bytes(), f"file: {run.patch}"
     if run.patch_data is not None:
-        return run.patch_data.encode("utf-8", "surrogateescape"), f"prediction: {run.trajectory}"
+        return run.patch_data.encode("utf-8", "surrogateescape"), "prediction"
     if attempt.patch is not None:
         return attempt.patch.encode("utf-8", "surrogateescape"), attempt.patch_source
     return None, "none"
@@ -263,6 +263,8 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
     reward = outcome.reward if outcome is not None else None
     scored = reward is not None and compiled is None and after is None
     resolved = outcome.resolved if outcome is not None else None
+    if outcome is not None and resolved is not None and compiled is None and nonempty:
+        warnings.append(f"compiled unknown: {outcome.source}")
     if resolved is not None:  # the harness's own verdict (SWE-bench)
         fixed: bool | None = resolved
     elif scored:

@@ -10,7 +10,9 @@ manifest's folder.
 
 Harness output (a Harbor job or trial directory, an Inspect log, OpenHands V1
 conversations): one run per attempt, the agent and model as the agent, the task or sample
-as the bug, the harness's reward or score as the outcome.
+as the bug, the harness's reward or score as the outcome. SWE-bench and Multi-SWE-bench
+output (predictions, evaluation logs): one run per instance and model
+(`hunkmetrics.agents.swebench.layout`).
 
 Directory: `RUNS/<agent>/<bug>/` holds one trajectory (a file or an OpenHands events
 folder; when several entries could be it, the one named `trajectory*`), and optionally
@@ -22,7 +24,7 @@ run before it). Everything is checked before anything runs.
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,14 +73,24 @@ class Run:
         return f"{head}/{self.bug}" + (f"/{self.trial}" if self.trial else "")
 
 
-def read_runs(path: str | Path) -> list[Run]:
-    """Every run in a manifest CSV or a runs directory, checked (HunkmetricsError names
-    the row or folder at fault)."""
+def read_runs(path: str | Path, logs: Sequence[str | Path] = ()) -> list[Run]:
+    """Every run in a manifest CSV, a runs directory, a harness's output or SWE-bench
+    output, checked (HunkmetricsError names the row or folder at fault). `logs` are
+    SWE-bench evaluation logs and run reports for SWE-bench predictions."""
+    from hunkmetrics.agents.swebench.layout import swebench_kind, swebench_runs
+
     root = Path(path)
     if not root.exists():
         raise HunkmetricsError(f"{root}: no such file or directory")
     harness = harness_format(root)
-    if harness is not None:
+    swebench = swebench_kind(root) if harness is None else None
+    if logs and swebench is None:
+        raise HunkmetricsError(
+            f"{root}: SWE-bench logs go with SWE-bench predictions or logs, and this is neither"
+        )
+    if swebench is not None:
+        runs = swebench_runs(root, [Path(p) for p in logs])
+    elif harness is not None:
         runs = harness_runs(root, harness)
     else:
         runs = list(_directory(root) if root.is_dir() else _manifest(root))

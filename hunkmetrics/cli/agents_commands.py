@@ -269,8 +269,12 @@ def evaluate(
     runs: Annotated[
         Path,
         typer.Argument(
-            help="A runs manifest CSV (agent,bug,trajectory[,format,patch,outcome,...]) or a "
-            "directory RUNS/<agent>/<bug>/ (docs/agents.md).",
+            help="A runs manifest CSV (agent,bug,trajectory[,format,patch,outcome,...]), a "
+            "directory RUNS/<agent>/<bug>/, a harness's output (Harbor job, Inspect log, "
+            "OpenHands V1), SWE-bench predictions (.jsonl, .json list or preds.json; "
+            "trajectories beside them are read), a SWE-bench log folder "
+            "logs/run_evaluation/<run_id>[/<model>] or a Multi-SWE-bench workdir "
+            "(docs/agents.md).",
             show_default=False,
         ),
     ],
@@ -278,9 +282,10 @@ def evaluate(
         Path | None,
         typer.Option(
             "--reference",
-            help="The developer patches: a directory of <bug>.diff or a manifest CSV "
-            "id,patch[,repo,rev,reverse]. Without it, localization is not measured (each "
-            "attempt says so).",
+            help="The developer patches: a directory of <bug>.diff, a manifest CSV "
+            "id,patch[,repo,rev,reverse], or a SWE-bench / Multi-SWE-bench dataset file "
+            "(.jsonl, .json, .parquet with pyarrow: its patch / fix_patch; never "
+            "downloaded). Without it, localization is not measured (each attempt says so).",
             show_default=False,
         ),
     ] = None,
@@ -299,6 +304,18 @@ def evaluate(
             help="A folder of git repositories, one per org/repo (named org/repo, org__repo "
             "or repo): a harness's gold patch is placed in its sources at the task's base "
             "commit. Without it, gold patches are placed from the diff alone.",
+            show_default=False,
+        ),
+    ] = None,
+    swebench_logs: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--swebench-logs",
+            help="Outcomes for SWE-bench predictions (repeatable): a SWE-bench log folder "
+            "logs/run_evaluation/<run_id>[/<model>] (each <instance>/report.json), a "
+            "Multi-SWE-bench workdir (<org>/<repo>/evals/pr-N/report.json), or a run "
+            "report (<model>.<run_id>.json, final_report.json: resolved ids). A "
+            "non-empty prediction without its report is that run's error line.",
             show_default=False,
         ),
     ] = None,
@@ -342,7 +359,13 @@ def evaluate(
         from ..agents.evaluate import Settings
 
         refs = (
-            read_references(reference, repo=repo, rev=rev, reverse=reverse)
+            read_references(
+                reference,
+                repo=repo,
+                rev=rev,
+                reverse=reverse,
+                repos=repos.resolve() if repos else None,
+            )
             if reference is not None
             else {}
         )
@@ -373,6 +396,7 @@ def evaluate(
                 jobs=jobs,
                 resume=resume,
                 max_memory=max_memory,
+                logs=swebench_logs or (),
                 on_start=lambda total: bar.update(task, total=total),
                 on_record=lambda record: bar.advance(task),
             )
