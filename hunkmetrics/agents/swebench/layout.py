@@ -20,7 +20,8 @@ from hunkmetrics.agents.swebench.reports import is_run_report, load, read_run_re
 from hunkmetrics.errors import HunkmetricsError
 
 REPORT = "report.json"
-_SWEBENCH_FILES = (REPORT, "patch.diff", "run_instance.log", "test_output.txt")
+# What only a SWE-bench instance log folder holds (a RUNS/<agent>/<bug>/ may hold patch.diff)
+_SWEBENCH_FILES = (REPORT, "run_instance.log", "test_output.txt")
 _TRAJECTORIES = ("{id}/{id}.traj.json", "{id}/{id}.traj", "{id}.traj.json", "{id}.traj")
 
 
