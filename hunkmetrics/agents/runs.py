@@ -25,11 +25,21 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+from hunkmetrics.agents.run import NO_TRAJECTORY, Run
 from hunkmetrics.csvfiles import open_csv
 from hunkmetrics.errors import HunkmetricsError
+
+__all__ = [  # Run and NO_TRAJECTORY live in hunkmetrics.agents.run (no import cycle)
+    "HARNESS_FORMATS",
+    "NO_TRAJECTORY",
+    "Run",
+    "bug_key",
+    "harness_format",
+    "harness_runs",
+    "read_runs",
+]
 
 REQUIRED = ("agent", "bug", "trajectory")
 OPTIONAL = (
@@ -46,31 +56,6 @@ OPTIONAL = (
 )
 _PATCHES = ("patch.diff", "patch.patch")
 _OUTCOME_STEMS = ("outcome", "before")
-
-
-@dataclass(frozen=True, slots=True)
-class Run:
-    """One attempt to evaluate (picklable: sent to a worker)."""
-
-    agent: str
-    bug: str
-    trajectory: str
-    format: str | None = None
-    patch: str | None = None
-    outcome: str | None = None
-    outcome_before: str | None = None
-    columns: tuple[tuple[str, str], ...] = ()
-    condition: str | None = None  # e.g. `maple`: the agent run with a tool (Table 9)
-    row: int | None = None  # the attempt's place in a file that holds several
-    trial: str | None = None  # which of several attempts at the bug (a Harbor trial)
-    # The agent's patch itself, when the harness keeps it in a file of many (a SWE-bench
-    # prediction's `model_patch`); `patch` names a file that holds it alone.
-    patch_data: str | None = None
-
-    @property
-    def id(self) -> str:
-        head = f"{self.agent}/{self.condition}" if self.condition else self.agent
-        return f"{head}/{self.bug}" + (f"/{self.trial}" if self.trial else "")
 
 
 def read_runs(path: str | Path, logs: Sequence[str | Path] = ()) -> list[Run]:
@@ -103,11 +88,6 @@ def read_runs(path: str | Path, logs: Sequence[str | Path] = ()) -> list[Run]:
         seen.add(run.id)
     return runs
 
-
-# The `format` of a run with no trajectory (a SWE-bench prediction without one): its
-# `trajectory` names where the attempt was read from; calls, actions, tokens and runtime
-# are unknown, never 0.
-NO_TRAJECTORY = "none"
 
 # What a harness writes, read whole: one run per attempt in it.
 HARNESS_FORMATS = ("harbor_job", "inspect_log", "openhands_v1")

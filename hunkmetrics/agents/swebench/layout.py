@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hunkmetrics.agents.runs import NO_TRAJECTORY, Run
+from hunkmetrics.agents.run import NO_TRAJECTORY, Run
 from hunkmetrics.agents.swebench.predictions import Prediction, is_predictions, read_predictions
 from hunkmetrics.agents.swebench.reports import is_run_report, load, read_run_report
 from hunkmetrics.errors import HunkmetricsError
