@@ -273,7 +273,7 @@ def evaluate(
             "directory RUNS/<agent>/<bug>/, a harness's output (Harbor job, Inspect log, "
             "OpenHands V1), SWE-bench predictions (.jsonl, .json list or preds.json; "
             "trajectories beside them are read), a SWE-bench log folder "
-            "logs/run_evaluation/<run_id>[/<model>] or a Multi-SWE-bench workdir "
+            "logs/run_evaluation/<run_id> (or its <model> folder) or a Multi-SWE-bench workdir "
             "(docs/agents.md).",
             show_default=False,
         ),
@@ -312,10 +312,11 @@ def evaluate(
         typer.Option(
             "--swebench-logs",
             help="Outcomes for SWE-bench predictions (repeatable): a SWE-bench log folder "
-            "logs/run_evaluation/<run_id>[/<model>] (each <instance>/report.json), a "
+            "logs/run_evaluation/<run_id> (or its <model> folder) (each <instance>/report.json), a "
             "Multi-SWE-bench workdir (<org>/<repo>/evals/pr-N/report.json), or a run "
             "report (<model>.<run_id>.json, final_report.json: resolved ids). A "
             "non-empty prediction without its report is that run's error line.",
+            metavar="<path>",
             show_default=False,
         ),
     ] = None,
