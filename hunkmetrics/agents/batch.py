@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from hunkmetrics.agents.evaluate import Reference, Settings, error_record, evaluate_run
+from hunkmetrics.agents.evaluate import (
+    Reference,
+    Settings,
+    error_record,
+    evaluate_run,
+    task_reference,
+)
 from hunkmetrics.agents.runs import Run, bug_key, read_runs
 from hunkmetrics.datasets.executors import crash_line, make_executor
 from hunkmetrics.datasets.inputs import Defaults, open_input
@@ -27,9 +33,25 @@ def read_references(
     repo: str | Path | None = None,
     rev: str | None = None,
     reverse: bool = False,
+    repos: str | Path | None = None,
 ) -> dict[str, Reference]:
     """The developer patches by bug key (`bug_key`): a directory of `<bug>.diff` files or
-    a manifest CSV `id,patch[,repo,rev,reverse]`, as `batch` reads them."""
+    a manifest CSV `id,patch[,repo,rev,reverse]`, as `batch` reads them, or a SWE-bench
+    or Multi-SWE-bench dataset file (`.jsonl`, `.json`, Parquet: told by its rows), each
+    gold patch placed in its repository under `repos` at its base commit."""
+    from hunkmetrics.agents.swebench.dataset import is_dataset, read_dataset
+
+    if is_dataset(Path(path)):
+        references = {}
+        for instance, task in read_dataset(Path(path)).items():
+            warnings: list[str] = []
+            if repos is None:
+                warnings.append(
+                    f"no --repos: the gold patch of {instance} is placed from the diff alone"
+                )
+            ref = task_reference(task, str(repos) if repos is not None else None, warnings)
+            references[bug_key(instance)] = replace(ref, warnings=tuple(warnings))
+        return references
     checked = open_input(path, Defaults(repo=repo, rev=rev, reverse=reverse))
     return {
         bug_key(item.id): Reference(item.id, item.patch, item.repo, item.rev, item.reverse)
@@ -64,13 +86,15 @@ def evaluate_runs(
     on_record: Callable[[dict[str, Any]], None] = lambda record: None,
     max_memory: int | str | None = AUTO,
     to_stdout: bool = True,
+    logs: Sequence[str | Path] = (),
 ) -> Summary:
     """Evaluate every run under `runs_path` against `references`, writing one attempt
     record per line to `out` (stdout when None and `to_stdout`; else only `on_record`
     sees them). With `resume`, runs already in `out`
     are skipped; `jobs` > 1 uses that many worker processes, each under `max_memory`
-    (`memory.resolve_limit`: by default a share of the machine's memory)."""
-    runs = read_runs(runs_path)
+    (`memory.resolve_limit`: by default a share of the machine's memory). `logs` are
+    SWE-bench evaluation logs and run reports for SWE-bench predictions."""
+    runs = read_runs(runs_path, logs)
     with contextlib.ExitStack() as held:
         writer = None
         if out is not None:  # one writer at a time (datasets/lock.py), as batch and mine

@@ -27,9 +27,10 @@ from hunkmetrics.agents.metrics import (
     unique_native_tools,
     unique_shell_commands,
 )
-from hunkmetrics.agents.model import Attempt, Outcome, TaskContext
+from hunkmetrics.agents.model import Attempt, Outcome, TaskContext, Tokens
 from hunkmetrics.agents.outcomes import merge, outcome_from_columns, read_outcome
-from hunkmetrics.agents.runs import Run
+from hunkmetrics.agents.runs import NO_TRAJECTORY, Run
+from hunkmetrics.agents.study.records import NO_TOKENS
 from hunkmetrics.documents.build import TOOL
 from hunkmetrics.documents.shapes import ATTEMPT_OK
 from hunkmetrics.errors import HunkmetricsError, out_of_memory_line
@@ -73,6 +74,7 @@ class Reference:
     rev: str | None = None
     reverse: bool = False
     data: bytes | None = None
+    warnings: tuple[str, ...] = ()  # said on every attempt measured against it
 
 
 def _config(settings: Settings) -> dict[str, Any]:
@@ -170,27 +172,48 @@ def _time(stamp: datetime | None) -> str | None:
 def _patch_text(run: Run, attempt: Attempt) -> tuple[bytes | None, str]:
     if run.patch:
         return read_patch_bytes(run.patch), f"file: {run.patch}"
+    if run.patch_data is not None:
+        return run.patch_data.encode("utf-8", "surrogateescape"), "prediction"
     if attempt.patch is not None:
         return attempt.patch.encode("utf-8", "surrogateescape"), attempt.patch_source
     return None, "none"
 
 
-def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict[str, Any]:
-    if run.problem is not None:
-        raise HunkmetricsError(run.problem)
-    attempt = read_trajectory(
+def _read_attempt(run: Run, settings: Settings) -> Attempt:
+    """The run's attempt, read from its trajectory; a run with none (`NO_TRAJECTORY`) is
+    an attempt without steps, its calls, tokens and runtime unknown."""
+    if run.format == NO_TRAJECTORY:
+        return Attempt(
+            agent=run.agent,
+            source_format=NO_TRAJECTORY,
+            source_path=run.trajectory,
+            bug_id=run.bug,
+            tokens=Tokens(source=f"{NO_TOKENS} no trajectory"),
+            profile=settings.profile,
+            warnings=("no trajectory: tool calls, actions, tokens and runtime unknown",),
+        )
+    return read_trajectory(
         run.trajectory,
         run.format,
         settings.profile,
         dedupe_usage=settings.dedupe_usage,
         row=run.row,
     )
+
+
+def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict[str, Any]:
+    if run.problem is not None:
+        raise HunkmetricsError(run.problem)
+    attempt = _read_attempt(run, settings)
+    known = run.format != NO_TRAJECTORY  # the agent's steps are known
     semantic = attempt if attempt.profile == "semantic" else classify(attempt, "semantic")
     outcome = run_outcome(run) or attempt.outcome
     warnings = list(attempt.warnings)
     data, patch_source = _patch_text(run, attempt)
     if reference is None and attempt.task is not None and attempt.task.gold_patch:
         reference = task_reference(attempt.task, settings.repos, warnings)
+    if reference is not None:
+        warnings.extend(reference.warnings)
 
     localization: LocalizationResult | None = None
     sites: list[HunkSite] = []
@@ -239,9 +262,18 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
     compiled = compilation(outcome)
     after = outcome.failing_after if outcome is not None else None
     before = outcome.failing_before if outcome is not None else None
-    known = compiled is False or (compiled is True and after is not None)
+    counted = compiled is False or (compiled is True and after is not None)
     reward = outcome.reward if outcome is not None else None
     scored = reward is not None and compiled is None and after is None
+    resolved = outcome.resolved if outcome is not None else None
+    if outcome is not None and resolved is not None and compiled is None and nonempty:
+        warnings.append(f"compiled unknown: {outcome.source}")
+    if resolved is not None:  # the harness's own verdict (SWE-bench)
+        fixed: bool | None = resolved
+    elif scored:
+        fixed = reward is not None and reward >= settings.reward_threshold
+    else:
+        fixed = repaired(nonempty, compiled, after) if counted else None
     ls = None
     if compiled is not None and localization is not None:
         ls = localization_success(
@@ -283,13 +315,12 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
             "failing_after": outcome.failing_after,
             "failing_tests": list(outcome.failing_tests),
             "reward": outcome.reward,
+            "resolved": outcome.resolved,
             "source": outcome.source,
         },
         "ls": ls,
         "compiled": compiled,
-        "repaired": (reward is not None and reward >= settings.reward_threshold)
-        if scored
-        else (repaired(nonempty, compiled, after) if known else None),
+        "repaired": fixed,
         "regression_reduction": regression_reduction(compiled, before, after),
         "tokens": {
             "input": tokens.input_total,
@@ -312,27 +343,30 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
             "started_at": _time(attempt.started_at),
             "ended_at": _time(attempt.ended_at),
         },
-        "tool_calls": attempt.tool_call_count,
-        "actions": attempt.action_count,
+        # Without a trajectory these are unknown (null), never 0 or empty.
+        "tool_calls": attempt.tool_call_count if known else None,
+        "actions": attempt.action_count if known else None,
         "profile": attempt.profile,
         "categories": [
             {"category": k, "actions": n, "share": n / attempt.action_count}
             for k, n in attempt.category_counts().items()
         ],
-        "unique_native_tools": list(unique_native_tools(attempt)),
-        "unique_shell_commands": list(unique_shell_commands(attempt)),
+        "unique_native_tools": list(unique_native_tools(attempt)) if known else None,
+        "unique_shell_commands": list(unique_shell_commands(attempt)) if known else None,
         "localization": localization.to_dict() if localization is not None else None,
-        "hunks": [_hunk(h) for h in hunk_reach(semantic, sites)],
+        "hunks": [_hunk(h) for h in hunk_reach(semantic, sites)] if known else [],
         "cycles": {
             "count": cycles.count,
             "edits": cycles.edits,
             "validations": cycles.validations,
             "last_edit_validated": cycles.last_edit_validated,
-        },
+        }
+        if known
+        else None,
         "warnings": list(dict.fromkeys(warnings)),
         "source": "evaluate",
         "condition": run.condition,
-        "sequence": [a.category for a in attempt.actions],
+        "sequence": [a.category for a in attempt.actions] if known else None,
     }
     return ATTEMPT_OK.build(record)
 

@@ -132,7 +132,8 @@ class Outcome:
 
     `failing_tests` names the tests failing after the patch (`Class::method`) when known;
     `reward` is a verifier's score (Harbor's reward, an Inspect score as a number) when
-    the harness gives one instead of test counts."""
+    the harness gives one instead of test counts; `resolved` is the harness's own verdict
+    (SWE-bench's and Multi-SWE-bench's `resolved`), which then decides `repaired`."""
 
     compiled: bool | None = None
     failing_before: int | None = None
@@ -141,6 +142,7 @@ class Outcome:
     source: str = ""
     failing_tests: tuple[str, ...] = ()
     reward: float | None = None
+    resolved: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -130,9 +130,14 @@ def parse_junit(path: str | Path) -> Outcome:
 
 
 def read_outcome(path: str | Path) -> Outcome:
-    """The outcome in a file: JUnit XML (a `.xml` file or a directory of reports) or
-    `defects4j test` output (anything else)."""
+    """The outcome in a file: a SWE-bench or Multi-SWE-bench `report.json` (any `.json`),
+    JUnit XML (a `.xml` file or a directory of reports) or `defects4j test` output
+    (anything else)."""
     p = Path(path)
+    if p.suffix.lower() == ".json":
+        from hunkmetrics.agents.swebench.reports import read_instance_report
+
+        return read_instance_report(p)
     if p.is_dir() or p.suffix.lower() == ".xml":
         return parse_junit(p)
     try:
@@ -160,8 +165,11 @@ def _count(value: str, column: str) -> int:
 
 def outcome_from_columns(row: Mapping[str, str | None]) -> Outcome | None:
     """The outcome in manifest columns (`compiled` or the study's `compile_fail`,
-    `failing_before`, `failing_after`); None when every one is missing or empty."""
+    `failing_before`, `failing_after`) and a harness's `resolved` verdict (with
+    `outcome_source` saying whose); None when every one is missing or empty."""
     cells = {k: (v or "").strip() for k, v in row.items() if k}
+    resolved = _flag(cells["resolved"], "resolved") if cells.get("resolved") else None
+    source = cells.get("outcome_source") or "manifest columns"
     compiled: bool | None = None
     if cells.get("compiled"):
         compiled = _flag(cells["compiled"], "compiled")
@@ -171,9 +179,9 @@ def outcome_from_columns(row: Mapping[str, str | None]) -> Outcome | None:
         _count(cells["failing_before"], "failing_before") if cells.get("failing_before") else None
     )
     after = _count(cells["failing_after"], "failing_after") if cells.get("failing_after") else None
-    if compiled is None and before is None and after is None:
+    if compiled is None and before is None and after is None and resolved is None:
         return None
-    return Outcome(compiled, before, after, source="manifest columns")
+    return Outcome(compiled, before, after, source=source, resolved=resolved)
 
 
 def merge(
@@ -201,6 +209,7 @@ def merge(
             failing_after=(
                 out.failing_after if out.failing_after is not None else columns.failing_after
             ),
-            source=f"{out.source}; manifest columns",
+            resolved=out.resolved if out.resolved is not None else columns.resolved,
+            source=f"{out.source}; {columns.source}",
         )
     return out

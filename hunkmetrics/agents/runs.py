@@ -10,7 +10,9 @@ manifest's folder.
 
 Harness output (a Harbor job or trial directory, an Inspect log, OpenHands V1
 conversations): one run per attempt, the agent and model as the agent, the task or sample
-as the bug, the harness's reward or score as the outcome.
+as the bug, the harness's reward or score as the outcome. SWE-bench and Multi-SWE-bench
+output (predictions, evaluation logs): one run per instance and model
+(`hunkmetrics.agents.swebench.layout`).
 
 Directory: `RUNS/<agent>/<bug>/` holds one trajectory (a file or an OpenHands events
 folder; when several entries could be it, the one named `trajectory*`), and optionally
@@ -25,13 +27,23 @@ other runs go on.
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from hunkmetrics.agents.run import NO_TRAJECTORY, Run
 from hunkmetrics.csvfiles import open_csv
 from hunkmetrics.errors import HunkmetricsError
 from hunkmetrics.inputfile import open_input
+
+__all__ = [  # Run and NO_TRAJECTORY live in hunkmetrics.agents.run (no import cycle)
+    "HARNESS_FORMATS",
+    "NO_TRAJECTORY",
+    "Run",
+    "bug_key",
+    "harness_format",
+    "harness_runs",
+    "read_runs",
+]
 
 REQUIRED = ("agent", "bug", "trajectory")
 OPTIONAL = (
@@ -50,41 +62,26 @@ _PATCHES = ("patch.diff", "patch.patch")
 _OUTCOME_STEMS = ("outcome", "before")
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
-    """One attempt to evaluate (picklable: sent to a worker)."""
+def read_runs(path: str | Path, logs: Sequence[str | Path] = ()) -> list[Run]:
+    """Every run in a manifest CSV, a runs directory, a harness's output or SWE-bench
+    output, checked (HunkmetricsError names the row or folder at fault). `logs` are
+    SWE-bench evaluation logs and run reports for SWE-bench predictions."""
+    from hunkmetrics.agents.swebench.layout import swebench_kind, swebench_runs
 
-    agent: str
-    bug: str
-    trajectory: str
-    format: str | None = None
-    patch: str | None = None
-    outcome: str | None = None
-    outcome_before: str | None = None
-    columns: tuple[tuple[str, str], ...] = ()
-    condition: str | None = None  # e.g. `maple`: the agent run with a tool (Table 9)
-    row: int | None = None  # the attempt's place in a file that holds several
-    trial: str | None = None  # which of several attempts at the bug (a Harbor trial)
-    # Why this run cannot be evaluated (no trajectory, a missing file): its line then
-    # says so, and the other runs go on.
-    problem: str | None = None
-
-    @property
-    def id(self) -> str:
-        head = f"{self.agent}/{self.condition}" if self.condition else self.agent
-        return f"{head}/{self.bug}" + (f"/{self.trial}" if self.trial else "")
-
-
-def read_runs(path: str | Path) -> list[Run]:
-    """Every run in a manifest CSV or a runs directory, checked (HunkmetricsError names
-    the row or folder at fault)."""
     root = Path(path)
     if not root.exists():
         raise HunkmetricsError(f"{root}: no such file or directory")
     if not root.is_dir():  # a device or FIFO would never end
         open_input(root, "runs: a manifest, a folder or a harness's output").close()
     harness = harness_format(root)
-    if harness is not None:
+    swebench = swebench_kind(root) if harness is None else None
+    if logs and swebench is None:
+        raise HunkmetricsError(
+            f"{root}: SWE-bench logs go with SWE-bench predictions or logs, and this is neither"
+        )
+    if swebench is not None:
+        runs = swebench_runs(root, [Path(p) for p in logs])
+    elif harness is not None:
         runs = harness_runs(root, harness)
     else:
         runs = list(_directory(root) if root.is_dir() else _manifest(root))

@@ -26,6 +26,7 @@ from .agents_run_options import (
     ReferenceOpt,
     ReposOpt,
     RewardThresholdOpt,
+    SwebenchLogsOpt,
     load_references,
     repos_folder,
 )
@@ -276,14 +277,19 @@ def evaluate(
     runs: Annotated[
         Path,
         typer.Argument(
-            help="A runs manifest CSV (agent,bug,trajectory[,format,patch,outcome,...]) or a "
-            "directory RUNS/<agent>/<bug>/ (docs/agents.md).",
+            help="A runs manifest CSV (agent,bug,trajectory[,format,patch,outcome,...]), a "
+            "directory RUNS/<agent>/<bug>/, a harness's output (Harbor job, Inspect log, "
+            "OpenHands V1), SWE-bench predictions (.jsonl, .json list or preds.json; "
+            "trajectories beside them are read), a SWE-bench log folder "
+            "logs/run_evaluation/<run_id> (or its <model> folder) or a Multi-SWE-bench workdir "
+            "(docs/agents.md).",
             show_default=False,
         ),
     ],
     reference: ReferenceOpt = None,
     reward_threshold: RewardThresholdOpt = 1.0,
     repos: ReposOpt = None,
+    swebench_logs: SwebenchLogsOpt = None,
     repo: RepoOpt = None,
     rev: RevOpt = None,
     reverse: ReverseOpt = False,
@@ -321,7 +327,7 @@ def evaluate(
         from ..agents.batch import evaluate_runs
         from ..agents.evaluate import Settings
 
-        refs = load_references(reference, repo=repo, rev=rev, reverse=reverse)
+        refs = load_references(reference, repo=repo, rev=rev, reverse=reverse, repos=repos)
         settings = Settings(
             profile=profile.value,
             dedupe_usage=not paper_tokens,
@@ -349,6 +355,7 @@ def evaluate(
                 jobs=jobs,
                 resume=resume,
                 max_memory=max_memory,
+                logs=swebench_logs or (),
                 on_start=lambda total: bar.update(task, total=total),
                 on_record=lambda record: bar.advance(task),
             )

@@ -23,6 +23,7 @@ from .agents_run_options import (
     ReferenceOpt,
     ReposOpt,
     RewardThresholdOpt,
+    SwebenchLogsOpt,
     load_references,
     repos_folder,
 )
@@ -102,12 +103,13 @@ def import_study_command(
 
 def are_runs(path: Path) -> bool:
     """Whether `path` holds runs to evaluate (a folder, a runs manifest CSV, a harness's
-    output) rather than attempt lines."""
+    output, SWE-bench predictions) rather than attempt lines."""
     from ..agents.runs import harness_format
+    from ..agents.swebench.layout import swebench_kind
 
     if path.is_dir() or path.suffix.lower() == ".csv":
         return True
-    return path.is_file() and harness_format(path) is not None
+    return path.is_file() and (harness_format(path) is not None or swebench_kind(path) is not None)
 
 
 def evaluated(
@@ -116,6 +118,7 @@ def evaluated(
     repos: Path | None,
     reward_threshold: float,
     jobs: int,
+    logs: list[Path] | None = None,
 ) -> list[StudyAttempt]:
     """Every run of `runs` evaluated as `agents evaluate` does (its defaults), as typed
     attempts; a line per run that could not be evaluated goes to stderr."""
@@ -132,11 +135,12 @@ def evaluated(
 
     evaluate_runs(
         runs,
-        load_references(reference),
+        load_references(reference, repos=repos),
         EvaluateSettings(reward_threshold=reward_threshold, repos=repos_folder(repos)),
         jobs=jobs,
         to_stdout=False,
         on_record=keep,
+        logs=logs or (),
     )
     return found
 
@@ -204,6 +208,7 @@ def summary(
     reference: ReferenceOpt = None,
     repos: ReposOpt = None,
     reward_threshold: RewardThresholdOpt = 1.0,
+    swebench_logs: SwebenchLogsOpt = None,
     jobs: JobsOpt = JOBS_DEFAULT,
 ) -> None:
     """The study's tables over attempts: effectiveness (Table 2), divergence and proximity
@@ -219,11 +224,11 @@ def summary(
         settings = Settings(top_k=top_k, resamples=resamples, seed=seed, min_runtime_s=min_runtime)
         lines: Iterable[StudyAttempt]
         if are_runs(attempts):
-            lines = evaluated(attempts, reference, repos, reward_threshold, jobs)
-        elif reference is not None or repos is not None:
+            lines = evaluated(attempts, reference, repos, reward_threshold, jobs, swebench_logs)
+        elif reference is not None or repos is not None or swebench_logs:
             raise HunkmetricsError(
-                f"{attempts}: attempt lines are measured already; --reference and --repos "
-                "apply to runs (a harness's output, a runs manifest or folder)"
+                f"{attempts}: attempt lines are measured already; --reference, --repos and "
+                "--swebench-logs apply to runs (a harness's output, a runs manifest or folder)"
             )
         else:
             lines = iter_attempts(attempts)

@@ -344,9 +344,10 @@ ATTEMPT_OK = Obj(
                     "failing_after": Nullable(COUNT),
                     "failing_tests": STRINGS,
                     "reward": Nullable(NUMBER),
+                    "resolved": Nullable(BOOL),
                     "source": STR,
                 },
-                optional=frozenset({"reward"}),
+                optional=frozenset({"reward", "resolved"}),
             )
         ),
         "ls": Nullable(BOOL),
@@ -376,12 +377,13 @@ ATTEMPT_OK = Obj(
                 "ended_at": Nullable(STR),
             }
         ),
-        "tool_calls": COUNT,
-        "actions": COUNT,
+        # null: no trajectory (a SWE-bench prediction alone), so unknown, never 0
+        "tool_calls": Nullable(COUNT),
+        "actions": Nullable(COUNT),
         "profile": STR,
         "categories": CATEGORY_SHARES,
-        "unique_native_tools": STRINGS,
-        "unique_shell_commands": STRINGS,
+        "unique_native_tools": Nullable(STRINGS),
+        "unique_shell_commands": Nullable(STRINGS),
         "localization": Nullable(LOCALIZATION),
         "hunks": Array(
             Obj(
@@ -396,13 +398,15 @@ ATTEMPT_OK = Obj(
                 }
             )
         ),
-        "cycles": Obj(
-            {
-                "count": COUNT,
-                "edits": COUNT,
-                "validations": COUNT,
-                "last_edit_validated": Nullable(BOOL),
-            }
+        "cycles": Nullable(
+            Obj(
+                {
+                    "count": COUNT,
+                    "edits": COUNT,
+                    "validations": COUNT,
+                    "last_edit_validated": Nullable(BOOL),
+                }
+            )
         ),
         "warnings": WARNINGS,
         # Optional (lines written before them lack them): where the line came from
@@ -412,7 +416,7 @@ ATTEMPT_OK = Obj(
         # developer patch's hunk count, divergence and proximity (absent from imports).
         "source": enum("evaluate", "study-import"),
         "condition": Nullable(STR),
-        "sequence": STRINGS,
+        "sequence": Nullable(STRINGS),
     },
     frozenset({"source", "condition", "sequence", "reference_traits"}),
 )

@@ -267,3 +267,21 @@ def test_summary_refuses_references_for_attempt_lines(tmp_path: Path) -> None:
     result = _invoke("agents", "summary", str(out), "--reference", str(tmp_path))
     assert result.exit_code == 2
     assert "attempt lines are measured already" in result.output
+
+
+def test_summary_of_a_swebench_run_in_one_command() -> None:
+    repo = Path(__file__).resolve().parents[2]
+    run = repo / "fixtures" / "harnesses" / "swebench"
+    result = _invoke(
+        "agents", "summary", str(run / "mini" / "preds.json"),
+        "--reference", str(run / "dataset.jsonl"),
+        "--swebench-logs", str(run / "logs" / "run_evaluation" / "toy-run"),
+        "-f", "json", "--table", "table2",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout)["tables"]["table2"]["rows"]
+    # Three instances (fixtures/harnesses/swebench/README.md): calc-1 resolved, calc-2
+    # applied but a FAIL_TO_PASS test still fails, calc-3 an empty prediction (no report:
+    # compiled and LS unknown). RR: calc-1 2 - 0, calc-2 2 - 1 → mean 1.5.
+    assert (row["bugs"], row["ls"], row["compiled"], row["repaired"]) == (3, 2, 2, 1)
+    assert row["mean_rr"] == 1.5

@@ -13,7 +13,7 @@ from statistics import mean
 from types import MappingProxyType
 
 from hunkmetrics.agents.study.bugs import BugTraits
-from hunkmetrics.agents.study.records import StudyAttempt
+from hunkmetrics.agents.study.records import EVALUATE, StudyAttempt
 from hunkmetrics.agents.study.sequences import NgramCounter
 from hunkmetrics.agents.study.stats import Rate, bootstrap_rate, pearson, spread
 from hunkmetrics.agents.study.tables import (
@@ -252,6 +252,17 @@ def _sorted(names: set[str] | None) -> tuple[str, ...] | None:
     return None if names is None else tuple(sorted(names))
 
 
+def _no_trajectory(attempt: StudyAttempt) -> bool:
+    """An `agents evaluate` line with no trajectory (a SWE-bench prediction alone): its
+    actions, tools and commands are null, not counted as none."""
+    return (
+        attempt.source == EVALUATE
+        and attempt.actions is None
+        and attempt.shell_commands is None
+        and not attempt.native_tools
+    )
+
+
 def _pool(g: _Group, attempt: StudyAttempt, settings: Settings) -> None:
     outcome = attempt.outcome
     counts: Mapping[str, int] = attempt.categories
@@ -267,6 +278,8 @@ def _pool(g: _Group, attempt: StudyAttempt, settings: Settings) -> None:
     for label in (outcome, "all"):
         if label is not None:
             g.categories[label].update(counts)
+    if _no_trajectory(attempt):
+        return  # its tools are unknown: it names none and counts for neither source
     g.native.update(attempt.native_tools)
     if attempt.shell_commands is None:  # read from count files: native tool names only
         g.from_counts += 1

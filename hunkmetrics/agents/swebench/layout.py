@@ -1,0 +1,203 @@
+"""The runs of SWE-bench or Multi-SWE-bench output, one per instance (and model).
+
+RUNS may be a predictions file (trajectories beside it are read when present:
+mini-swe-agent's `<id>/<id>.traj.json`, SWE-agent's `<id>/<id>.traj` or `<id>.traj`), a
+SWE-bench evaluation log folder (`logs/run_evaluation/<run_id>` or its `<model>/`
+folder: `<instance>/report.json` and `patch.diff`), or a Multi-SWE-bench workdir
+(`<org>/<repo>/evals/pr-<N>/report.json` and `fix.patch`). `logs` attaches outcomes to
+predictions: log folders, Multi-SWE-bench workdirs and run reports (`<model>.<run_id>.json`,
+`final_report.json`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hunkmetrics.agents.run import NO_TRAJECTORY, Run
+from hunkmetrics.agents.swebench.predictions import Prediction, is_predictions, read_predictions
+from hunkmetrics.agents.swebench.reports import is_run_report, load, read_run_report
+from hunkmetrics.errors import HunkmetricsError
+
+REPORT = "report.json"
+# What only a SWE-bench instance log folder holds (a RUNS/<agent>/<bug>/ may hold patch.diff)
+_SWEBENCH_FILES = (REPORT, "run_instance.log", "test_output.txt")
+_TRAJECTORIES = ("{id}/{id}.traj.json", "{id}/{id}.traj", "{id}.traj.json", "{id}.traj")
+
+
+def swebench_kind(path: Path) -> str | None:
+    """`predictions`, `logs` (a SWE-bench log folder or a Multi-SWE-bench workdir) or
+    None: what `path` is, told by its content."""
+    if path.is_file():
+        return "predictions" if path.suffix.lower() != ".csv" and is_predictions(path) else None
+    if path.is_dir() and (_swebench_instances(path) or _multi_instances(path)):
+        return "logs"
+    return None
+
+
+def swebench_runs(path: Path, logs: Iterable[Path] = ()) -> list[Run]:
+    """One run per instance (and model) of `path` (a predictions file or a log folder),
+    outcomes from `logs` too."""
+    index = LogIndex.build(logs)
+    kind = swebench_kind(path)
+    if kind == "predictions":
+        return _prediction_runs(path, read_predictions(path), index)
+    if kind == "logs":
+        found = LogIndex.build([path])
+        return [
+            _log_run(model, instance, folder, index)
+            for (model, instance), folder in found.folders.items()
+        ]
+    raise HunkmetricsError(f"{path}: neither SWE-bench predictions nor evaluation logs")
+
+
+@dataclass
+class LogIndex:
+    """Instance report folders by (model folder or None, instance id), and run reports'
+    verdicts by instance id (with the file that gave them)."""
+
+    folders: dict[tuple[str | None, str], Path] = field(default_factory=dict)
+    verdicts: dict[str, tuple[bool, str]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, paths: Iterable[Path]) -> LogIndex:
+        index = cls()
+        for path in paths:
+            if path.is_file():
+                if not is_run_report(load(path)):
+                    raise HunkmetricsError(
+                        f"{path}: not a run report (resolved_ids, unresolved_ids)"
+                    )
+                for instance, resolved in read_run_report(path).items():
+                    index.verdicts[instance] = (resolved, str(path))
+            elif path.is_dir():
+                found = {**_swebench_instances(path), **_multi_instances(path)}
+                if not found:
+                    raise HunkmetricsError(
+                        f"{path}: no SWE-bench instance logs (<instance>/report.json) nor "
+                        "Multi-SWE-bench evals (<org>/<repo>/evals/pr-N/)"
+                    )
+                index.folders.update(found)
+            else:
+                raise HunkmetricsError(f"{path}: no such file or directory")
+        return index
+
+    def folder(self, model: str | None, instance: str) -> Path | None:
+        """The instance's log folder: under the model's folder, else the only one."""
+        if model is not None:
+            own = self.folders.get((model.replace("/", "__"), instance))
+            if own is not None:
+                return own
+        return self.folders.get((None, instance))
+
+    def columns(self, instance: str) -> tuple[tuple[str, str], ...]:
+        verdict = self.verdicts.get(instance)
+        if verdict is None:
+            return ()
+        resolved, source = verdict
+        return (("resolved", str(resolved).lower()), ("outcome_source", f"run report {source}"))
+
+
+def _is_instance_dir(folder: Path) -> bool:
+    return any((folder / name).is_file() for name in _SWEBENCH_FILES)
+
+
+def _dirs(folder: Path) -> Iterator[Path]:
+    return (p for p in sorted(folder.iterdir()) if p.is_dir() and not p.name.startswith("."))
+
+
+def _swebench_instances(path: Path) -> dict[tuple[str | None, str], Path]:
+    """`<run_id>/<model>/<instance>/` (the model folder named) or `<model>/<instance>/`."""
+    found: dict[tuple[str | None, str], Path] = {}
+    children = list(_dirs(path))
+    if any(_is_instance_dir(c) for c in children):
+        for child in children:
+            if _is_instance_dir(child):
+                found[(None, child.name)] = child
+        return found
+    for model in children:
+        for child in _dirs(model):
+            if _is_instance_dir(child):
+                found[(model.name, child.name)] = child
+    return found
+
+
+def _multi_instances(path: Path) -> dict[tuple[str | None, str], Path]:
+    """`<org>/<repo>/evals/pr-<N>/` of a Multi-SWE-bench workdir, as `org__repo-N`."""
+    found: dict[tuple[str | None, str], Path] = {}
+    for folder in sorted(path.glob("*/*/evals/pr-*")):
+        number = folder.name.removeprefix("pr-")
+        if folder.is_dir() and number.isdigit():
+            repo = folder.parent.parent
+            found[(None, f"{repo.parent.name}__{repo.name}-{number}")] = folder
+    return found
+
+
+def _trajectory(folder: Path, instance: str) -> Path | None:
+    for pattern in _TRAJECTORIES:
+        candidate = folder / pattern.format(id=instance)
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _prediction_runs(path: Path, predictions: list[Prediction], index: LogIndex) -> list[Run]:
+    models = {p.model for p in predictions}
+    if index.verdicts and len(models) > 1:
+        raise HunkmetricsError(
+            f"{path}: predictions of {len(models)} models, but a run report is one model's"
+        )
+    runs = []
+    for pred in predictions:
+        trajectory = _trajectory(path.parent, pred.instance_id)
+        folder = index.folder(pred.model, pred.instance_id)
+        outcome = None
+        if folder is not None:
+            outcome = str(folder / REPORT)
+        elif index.folders and (pred.patch or "").strip():
+            # Evaluated instances have a log folder; a non-empty patch without one was not
+            # evaluated (or its logs were not given): this run's error, not a stop.
+            outcome = str(_expected(index, pred))
+        runs.append(
+            Run(
+                agent=pred.model or path.stem,
+                bug=pred.instance_id,
+                trajectory=str(trajectory or path),
+                format=None if trajectory is not None else NO_TRAJECTORY,
+                outcome=outcome,
+                columns=_empty_patch(pred) or index.columns(pred.instance_id),
+                patch_data=pred.patch or "",
+            )
+        )
+    return runs
+
+
+def _expected(index: LogIndex, pred: Prediction) -> Path:
+    """Where the instance's report would be, for the error that says it is missing."""
+    roots = {folder.parent for folder in index.folders.values()}
+    root = sorted(roots)[0] if len(roots) == 1 else Path("<logs>")
+    return root / pred.instance_id / REPORT
+
+
+def _empty_patch(pred: Prediction) -> tuple[tuple[str, str], ...]:
+    """An empty prediction: SWE-bench does not evaluate it and counts it unresolved."""
+    if (pred.patch or "").strip():
+        return ()
+    return (("resolved", "false"), ("outcome_source", "SWE-bench: an empty patch, not evaluated"))
+
+
+def _log_run(model: str | None, instance: str, folder: Path, index: LogIndex) -> Run:
+    patch = next((folder / n for n in ("patch.diff", "fix.patch") if (folder / n).is_file()), None)
+    return Run(
+        agent=model or (folder.parents[3] if _is_multi(folder) else folder.parent).name,
+        bug=instance,
+        trajectory=str(folder),
+        format=NO_TRAJECTORY,
+        patch=str(patch) if patch is not None else None,
+        outcome=str(folder / REPORT),
+        columns=index.columns(instance),
+    )
+
+
+def _is_multi(folder: Path) -> bool:
+    return folder.parent.name == "evals" and folder.name.startswith("pr-")
