@@ -287,7 +287,9 @@ def write(hashes: dict[str, str]) -> None:
         "about": (
             f"sha256 of each command's normalized output, produced by the pre-optimization "
             f"code at {BASELINE_COMMIT} (issue 13 regression guard; the export cases since "
-            "carry export's evidence column); regenerate deliberately "
+            "carry export's evidence column; since issue 24 every CSV has RFC 4180 line ends and "
+            "neutral cells, and mine's records and export's table name the repository); "
+            "regenerate deliberately "
             "with: python tests/document_goldens.py --write"
         ),
         "baseline_commit": BASELINE_COMMIT,
