@@ -99,6 +99,7 @@ class IndexCache:
     def __init__(self, directory: Path) -> None:
         self.file = directory / "index.pickle"
         self.words_file = directory / "words.pickle"
+        self.postings_file = directory / "postings.pickle"
 
     def load(self) -> IndexCache.Entries | None:
         data = self._read(self.file)
@@ -132,6 +133,14 @@ class IndexCache:
         """Write the word tables of these records (all of them must have theirs)."""
         words = {(r.path, r.blob): r.words for r in records if r.words is not None}
         self._write(self.words_file, {"format": _FORMAT, "words": words})
+
+    def load_postings(self) -> dict[str, Any] | None:
+        """The code-search index saved (`WordPostings.state()`), if any."""
+        data = self._read(self.postings_file)
+        return data["state"] if data is not None else None
+
+    def save_postings(self, state: dict[str, object]) -> None:
+        self._write(self.postings_file, {"format": _FORMAT, "state": state})
 
     def _read(self, file: Path) -> dict[str, Any] | None:
         try:

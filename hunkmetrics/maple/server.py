@@ -62,13 +62,15 @@ CodeSnippet = Annotated[
 ]
 
 
-def _guard(name: str, call: Callable[[], str], lock: AbstractContextManager[bool]) -> str:
-    """Run a tool holding the index's lock (the SDK runs tools in worker threads, and
+def _guard(
+    name: str, call: Callable[[], str], lock: Callable[[], AbstractContextManager[None]]
+) -> str:
+    """Run a tool reading the index (the SDK runs tools in worker threads, side by side;
     the working tree's watcher updates the index from its own): a miss is a ToolError
     the model reads; a bug is logged and reported as one line, never a crash of the
     server."""
     try:
-        with lock:
+        with lock():
             return call()
     except MapleError as exc:
         raise ToolError(str(exc)) from None
@@ -89,7 +91,7 @@ def build_server(maple: Maple, *, extra_tools: bool = False, name: str = "maple"
         ),
     )
     tool = server.tool
-    lock = maple.index.lock
+    lock = maple.index.reading
 
     @tool(annotations=_READ_ONLY)
     def maple_find_class(class_name: ClassName) -> str:

@@ -6,6 +6,7 @@ what exists instead."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -29,6 +30,7 @@ _LISTED = 50  # hits beyond the full ones still listed one per line
 _MEMBERS = 300  # members listed with a class
 _TREE_LINES = 5000
 _CONTEXT = 5
+_CODE_LIMIT = 200  # a code search stops at this many hits
 _T = TypeVar("_T")
 
 
@@ -56,6 +58,8 @@ class Maple:
         self.max_results = max(1, max_results)
         self.budget = max(MIN_BUDGET, budget)  # characters per answer
         self._trees = TreeCache()
+        self._trees_shown: tuple[tuple[int, int], list[str]] | None = None  # the last tree
+        self._stopped = threading.local()  # files a code search left when it stopped
 
     # -- MAPLE's nine -------------------------------------------------------------
 
@@ -162,7 +166,7 @@ class Maple:
                 "one line or one identifier."
             )
         return self._report(
-            "the code",
+            f"the code{self._stop_note()}",
             hits,
             self._code_block,
             "Give a longer snippet, or search in one file (maple_find_code_in_file).",
@@ -179,7 +183,10 @@ class Maple:
                 f"Could not find the code {_short(snippet)!r} in {file_name!r}.{close}"
             )
         return self._report(
-            f"the code in {file_name!r}", hits, self._code_block, "Give a longer snippet."
+            f"the code in {file_name!r}{self._stop_note()}",
+            hits,
+            self._code_block,
+            "Give a longer snippet.",
         )
 
     def extract_class_skeleton(self, file_name: str) -> str:
@@ -213,7 +220,11 @@ class Maple:
         if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
             raise MapleError("max_depth must be a whole number of at least 1.")
         self.index.ensure_current()
-        lines = tree_lines(sorted(self.index.files), max_depth)
+        key = (self.index.generation, max_depth)
+        held = self._trees_shown
+        if held is None or held[0] != key:
+            held = self._trees_shown = (key, tree_lines(self.index.ordered_paths(), max_depth))
+        lines = held[1]
         head = f"{self.index.description}: {len(self.index.files)} source files"
         if len(lines) > _TREE_LINES:
             left = len(lines) - _TREE_LINES
@@ -369,8 +380,15 @@ class Maple:
         return found
 
     def _code_hits(self, snippet: str, files: set[str] | None) -> list[_CodeHit]:
+        """Where the snippet occurs, in the files that can hold it (the code-search
+        index's candidates, or `files`): at most `_CODE_LIMIT` hits, the search stopping
+        there (`self._stopped` then counts the files left unsearched)."""
         needle = snippet.encode("utf-8")
-        hits = self._scan(lambda data: _exact(data, needle), files)
+        if files is None:
+            paths = self.index.code_candidates(needle)
+        else:
+            paths = sorted(files & self.index.files.keys())
+        hits = self._scan(lambda data: _exact(data, needle), paths)
         if hits:
             return hits
         pattern = _loose(snippet)
@@ -378,15 +396,21 @@ class Maple:
             return []
         # Only files holding the snippet's longest word can match: a fast test first.
         word = max(snippet.split(), key=len).encode("utf-8")
-        return self._scan(lambda data: _regex(data, pattern) if word in data else [], files)
+        return self._scan(lambda data: _regex(data, pattern) if word in data else [], paths)
 
     def _scan(
-        self, find: Callable[[bytes], list[tuple[int, int]]], files: set[str] | None
+        self, find: Callable[[bytes], list[tuple[int, int]]], paths: list[str]
     ) -> list[_CodeHit]:
-        hits = []
-        for path, data in self.index.all_texts(files):
-            for first, last in find(data):
+        hits: list[_CodeHit] = []
+        self._stopped.value = 0
+        for done, path in enumerate(paths, 1):
+            if path not in self.index.files:
+                continue
+            for first, last in find(self.index.data(path))[: _CODE_LIMIT - len(hits)]:
                 hits.append(_CodeHit(path, first, last))
+            if len(hits) >= _CODE_LIMIT:
+                self._stopped.value = len(paths) - done
+                break
         return hits
 
     # -- answers --------------------------------------------------------------------
@@ -427,6 +451,15 @@ class Maple:
         if left > 0:
             out.append(f"... and {left} more not listed. {narrow}")
         return "\n".join(out)
+
+    def _stop_note(self) -> str:
+        left = int(getattr(self._stopped, "value", 0))
+        if not left:
+            return ""
+        return (
+            f" (the search stopped at {_CODE_LIMIT} matches; {left} more file(s) that may "
+            "hold it were not searched)"
+        )
 
     def _line_of(self, hit: object) -> str:
         if isinstance(hit, Symbol):
