@@ -21,7 +21,7 @@ from typing import TypeVar
 from ..errors import SourceError
 from ..lang import Scope, build_index, default_languages
 from ..sources import blob_hash, git
-from .cache import IndexCache, default_cache_dir, no_cyclic_gc
+from .cache import IndexCache, default_cache_base, no_cyclic_gc, path_digest, tree_cache_dir
 from .codesearch import WordPostings
 from .occurrences import word_table
 from .paths import PathSet, contained
@@ -156,6 +156,10 @@ class _Tree:
         """Every candidate file: its stat key and its blob when known without reading."""
         raise NotImplementedError
 
+    def cache_key(self) -> str:
+        """The name of this tree's entry in the index cache."""
+        raise NotImplementedError
+
     def read(self, path: str, blob: str | None) -> bytes | None:
         raise NotImplementedError
 
@@ -167,6 +171,13 @@ class _Worktree(_Tree):
     def __init__(self, root: Path) -> None:
         self.root = root
         self.description = f"working tree {root}"
+
+    def cache_key(self) -> str:
+        """`worktree-<path digest>-<HEAD's tree id>` (`-nogit` outside git): a checkout of
+        another commit gets an entry of its own, seeded from the last one."""
+        done = git.run(self.root, "rev-parse", "--verify", "--quiet", "HEAD^{tree}")
+        head = done.stdout.decode().strip()[:16] if done.returncode == 0 else ""
+        return f"worktree-{path_digest(self.root)}-{head or 'nogit'}"
 
     def listing(self) -> dict[str, tuple[StatKey | None, str | None]]:
         found: dict[str, tuple[StatKey | None, str | None]] = {}
@@ -232,6 +243,11 @@ class _Revision(_Tree):
         self.commit = commit
         self.description = f"git revision {rev} ({commit[:12]}) of {repo}"
         self._objects = git.CatFile(repo)
+
+    def cache_key(self) -> str:
+        """`tree-<tree id>`: what the revision holds, whatever repository or name."""
+        tree = git.output(self.repo, "rev-parse", f"{self.commit}^{{tree}}").decode().strip()
+        return f"tree-{tree}"
 
     def listing(self) -> dict[str, tuple[StatKey | None, str | None]]:
         out = git.output(self.repo, "ls-tree", "-r", "-z", "--full-tree", self.commit)
@@ -301,8 +317,9 @@ class RepoIndex:
         self._dirty: tuple[int, list[str]] = (-1, [])  # files the postings do not cover
         self._watcher: threading.Thread | None = None
         self._stop = threading.Event()
-        cache_root = Path(cache_dir) if cache_dir else default_cache_dir(self.root)
-        self._cache = IndexCache(cache_root) if use_cache else None
+        base = Path(cache_dir) if cache_dir else default_cache_base()
+        self.cache_dir = tree_cache_dir(base, self._tree.cache_key()) if use_cache else None
+        self._cache = IndexCache(self.cache_dir) if self.cache_dir is not None else None
 
     def reading(self) -> AbstractContextManager[None]:
         """Hold while reading several parts of the index at once (shared with other
@@ -666,7 +683,8 @@ class RepoIndex:
             f"{self.description}: {len(self.files)} files, {scopes} types and callables, "
             f"{self.parsed} parsed, {max(0, len(self.files) - self.parsed)} from cache"
         )
-        return line + (f"; {broken} file(s) with syntax errors" if broken else "")
+        line += f"; {broken} file(s) with syntax errors" if broken else ""
+        return line + (f"; cache {self.cache_dir}" if self.cache_dir is not None else "")
 
 
 def open_index(
