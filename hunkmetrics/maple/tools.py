@@ -58,7 +58,8 @@ class Maple:
         self.max_results = max(1, max_results)
         self.budget = max(MIN_BUDGET, budget)  # characters per answer
         self._trees = TreeCache()
-        self._trees_shown: tuple[tuple[int, int], list[str]] | None = None  # the last tree
+        # the trees shown, by depth, for one generation of the index
+        self._trees_shown: tuple[int, dict[int, list[str]]] = (-1, {})
         self._stopped = threading.local()  # files a code search left when it stopped
 
     # -- MAPLE's nine -------------------------------------------------------------
@@ -220,11 +221,14 @@ class Maple:
         if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
             raise MapleError("max_depth must be a whole number of at least 1.")
         self.index.ensure_current()
-        key = (self.index.generation, max_depth)
-        held = self._trees_shown
-        if held is None or held[0] != key:
-            held = self._trees_shown = (key, tree_lines(self.index.ordered_paths(), max_depth))
-        lines = held[1]
+        generation, trees = self._trees_shown
+        if generation != self.index.generation:
+            trees = {}
+            self._trees_shown = (self.index.generation, trees)
+        depth = min(max_depth, 256)  # deeper than any tree: one entry for them all
+        lines = trees.get(depth)
+        if lines is None:
+            lines = trees[depth] = tree_lines(self.index.ordered_paths(), depth)
         head = f"{self.index.description}: {len(self.index.files)} source files"
         if len(lines) > _TREE_LINES:
             left = len(lines) - _TREE_LINES
