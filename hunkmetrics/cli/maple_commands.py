@@ -15,6 +15,11 @@ from .common import command_group, fail, guarded
 app = command_group()  # cli/root.py adds these commands to the application
 
 
+class Style(StrEnum):
+    hunkmetrics = "hunkmetrics"
+    study = "study"
+
+
 class Transport(StrEnum):
     stdio = "stdio"
     streamable_http = "streamable-http"
@@ -53,11 +58,25 @@ def maple(
         Path | None,
         typer.Option(
             "--cache",
-            help="Index cache directory (default: $XDG_CACHE_HOME/hunkmetrics/maple/<repo hash>).",
+            help="Index cache base directory (default: $XDG_CACHE_HOME/hunkmetrics/maple); "
+            "one entry per tree served.",
             show_default=False,
         ),
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", min=1, help="Parsing processes.")] = 2,
+    style: Annotated[
+        Style,
+        typer.Option("--style", help="hunkmetrics, or study: the study's server's answers."),
+    ] = Style.hunkmetrics,
+    log: Annotated[
+        Path | None,
+        typer.Option(
+            "--log", help="Append every tool call to this file as a JSON line.", show_default=False
+        ),
+    ] = None,
+    max_chars: Annotated[
+        int, typer.Option("--max-chars", min=2000, help="Character budget of every answer.")
+    ] = 40_000,
 ) -> None:
     """Serve MAPLE's nine repository-context tools over MCP (stdio by default).
 
@@ -69,6 +88,8 @@ def maple(
       hunkmetrics maple --repo .
 
       hunkmetrics maple --repo ../project --rev HEAD~3 --extra-tools
+
+      hunkmetrics maple --repo . --style study --log maple-calls.jsonl
     """
     try:
         from ..maple.server import build_server
@@ -79,12 +100,18 @@ def maple(
 
     def run() -> None:
         from ..maple import Maple, open_index
+        from ..maple.calllog import CallLog
 
         logging.basicConfig(level=logging.WARNING, format="hunkmetrics maple: %(message)s")
         index = open_index(repo, rev, cache_dir=cache, jobs=jobs)
         index.watch()  # rescans the working tree in the background (not a revision)
         logging.getLogger("hunkmetrics.maple").warning("%s", index.status())
-        server = build_server(Maple(index, max_results), extra_tools=extra_tools)
+        server = build_server(
+            Maple(index, max_results, budget=max_chars),
+            extra_tools=extra_tools,
+            style=style.value,
+            log=CallLog(log) if log is not None else None,
+        )
         try:
             if transport is Transport.stdio:
                 server.run("stdio")

@@ -20,12 +20,19 @@ from ..lang import FileIndex, Scope
 from ..version import __version__
 from .records import FileRecord, StatKey
 
-__all__ = ["IndexCache", "default_cache_dir", "no_cyclic_gc"]
+__all__ = [
+    "IndexCache",
+    "default_cache_base",
+    "no_cyclic_gc",
+    "path_digest",
+    "seed_dir",
+    "tree_cache_dir",
+]
 
 _SCOPE_FIELDS = tuple(f.name for f in dataclasses.fields(Scope))
 _INDEX_FIELDS = tuple(f.name for f in dataclasses.fields(FileIndex))
 # A cache written for other fields (another hunkmetrics) is rebuilt, not misread.
-_FORMAT = f"maple-index-4/{__version__}/{','.join(_SCOPE_FIELDS + _INDEX_FIELDS)}"
+_FORMAT = f"maple-index-5/{__version__}/{','.join(_SCOPE_FIELDS + _INDEX_FIELDS)}"
 log = logging.getLogger("hunkmetrics.maple")
 
 
@@ -51,11 +58,34 @@ def no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def default_cache_dir(root: Path) -> Path:
-    """`$XDG_CACHE_HOME/hunkmetrics/maple/<hash of the repository path>`."""
+def default_cache_base() -> Path:
+    """`$XDG_CACHE_HOME/hunkmetrics/maple` (`~/.cache/hunkmetrics/maple`)."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    digest = hashlib.sha1(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return Path(base) / "hunkmetrics" / "maple" / digest
+    return Path(base) / "hunkmetrics" / "maple"
+
+
+def tree_cache_dir(base: Path, key: str) -> Path:
+    """The cache directory of one tree served, under `base`."""
+    return base / key
+
+
+def path_digest(root: Path) -> str:
+    return hashlib.sha1(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def seed_dir(directory: Path) -> Path | None:
+    """For a working tree's new cache entry, the most recent entry of the same working
+    tree at another commit (`worktree-<path digest>-*`): its files are reused by blob."""
+    prefix = directory.name.rsplit("-", 1)[0] + "-"
+    try:
+        siblings = [
+            d
+            for d in directory.parent.iterdir()
+            if d.name.startswith(prefix) and d != directory and (d / "index.pickle").is_file()
+        ]
+    except OSError:
+        return None
+    return max(siblings, key=lambda d: (d / "index.pickle").stat().st_mtime, default=None)
 
 
 class IndexCache:
@@ -97,11 +127,16 @@ class IndexCache:
             return seen[1] if seen is not None and seen[0] == stat else None
 
     def __init__(self, directory: Path) -> None:
+        self.directory = directory
         self.file = directory / "index.pickle"
         self.words_file = directory / "words.pickle"
+        self.postings_file = directory / "postings.pickle"
 
     def load(self) -> IndexCache.Entries | None:
         data = self._read(self.file)
+        if data is None and self.directory.name.startswith("worktree-"):
+            seed = seed_dir(self.directory)
+            data = self._read(seed / "index.pickle") if seed is not None else None
         if data is None:
             return None
         return IndexCache.Entries(data["indexes"], data["stats"])
@@ -132,6 +167,14 @@ class IndexCache:
         """Write the word tables of these records (all of them must have theirs)."""
         words = {(r.path, r.blob): r.words for r in records if r.words is not None}
         self._write(self.words_file, {"format": _FORMAT, "words": words})
+
+    def load_postings(self) -> dict[str, Any] | None:
+        """The code-search index saved (`WordPostings.state()`), if any."""
+        data = self._read(self.postings_file)
+        return data["state"] if data is not None else None
+
+    def save_postings(self, state: dict[str, object]) -> None:
+        self._write(self.postings_file, {"format": _FORMAT, "state": state})
 
     def _read(self, file: Path) -> dict[str, Any] | None:
         try:

@@ -10,6 +10,7 @@ import stat as stat_module
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import AbstractContextManager
@@ -20,10 +21,12 @@ from typing import TypeVar
 from ..errors import SourceError
 from ..lang import Scope, build_index, default_languages
 from ..sources import blob_hash, git
-from .cache import IndexCache, default_cache_dir, no_cyclic_gc
+from .cache import IndexCache, default_cache_base, no_cyclic_gc, path_digest, tree_cache_dir
+from .codesearch import WordPostings
 from .occurrences import word_table
 from .paths import PathSet, contained
 from .records import FileRecord, Parsed, StatKey
+from .rwlock import ReadWriteLock
 
 __all__ = [
     "SKIP_DIRS",
@@ -58,6 +61,8 @@ SKIP_DIRS = frozenset(
 )
 _PARALLEL_MIN = 64  # fewer files than this are parsed in-process
 _LINES_HELD = 512  # files whose decoded lines are kept
+_TEXT_BYTES_HELD = 48 << 20  # bytes of file text kept (the most recently read)
+_STALE_POSTINGS = 0.2  # the code-search index is rebuilt when more files changed since
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
 
@@ -151,6 +156,10 @@ class _Tree:
         """Every candidate file: its stat key and its blob when known without reading."""
         raise NotImplementedError
 
+    def cache_key(self) -> str:
+        """The name of this tree's entry in the index cache."""
+        raise NotImplementedError
+
     def read(self, path: str, blob: str | None) -> bytes | None:
         raise NotImplementedError
 
@@ -162,6 +171,13 @@ class _Worktree(_Tree):
     def __init__(self, root: Path) -> None:
         self.root = root
         self.description = f"working tree {root}"
+
+    def cache_key(self) -> str:
+        """`worktree-<path digest>-<HEAD's tree id>` (`-nogit` outside git): a checkout of
+        another commit gets an entry of its own, seeded from the last one."""
+        done = git.run(self.root, "rev-parse", "--verify", "--quiet", "HEAD^{tree}")
+        head = done.stdout.decode().strip()[:16] if done.returncode == 0 else ""
+        return f"worktree-{path_digest(self.root)}-{head or 'nogit'}"
 
     def listing(self) -> dict[str, tuple[StatKey | None, str | None]]:
         found: dict[str, tuple[StatKey | None, str | None]] = {}
@@ -228,6 +244,11 @@ class _Revision(_Tree):
         self.description = f"git revision {rev} ({commit[:12]}) of {repo}"
         self._objects = git.CatFile(repo)
 
+    def cache_key(self) -> str:
+        """`tree-<tree id>`: what the revision holds, whatever repository or name."""
+        tree = git.output(self.repo, "rev-parse", f"{self.commit}^{{tree}}").decode().strip()
+        return f"tree-{tree}"
+
     def listing(self) -> dict[str, tuple[StatKey | None, str | None]]:
         out = git.output(self.repo, "ls-tree", "-r", "-z", "--full-tree", self.commit)
         languages = default_languages()
@@ -256,7 +277,8 @@ class _Revision(_Tree):
 class RepoIndex:
     """Every type and callable of a repository, by file and by bare name.
 
-    All methods hold one lock: the MCP server may call tools from worker threads."""
+    Tool calls read it side by side (`reading()`, a shared lock); updates (a rescan, a
+    re-indexed file) take it alone. Its caches of file text have a lock of their own."""
 
     def __init__(
         self,
@@ -281,28 +303,34 @@ class RepoIndex:
         self.warnings: list[str] = []
         self.parsed = 0  # files parsed since start (cache misses)
         self._warned: set[tuple[str, str]] = set()
-        self._texts: dict[str, tuple[str, bytes]] = {}
+        self._texts: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
+        self._text_bytes = 0
         self._lines: dict[str, tuple[str, list[str]]] = {}
         self._order: list[str] | None = None  # sorted paths, while no file comes or goes
         self._paths = PathSet(())
         self._last_scan = 0.0
-        self._lock = threading.RLock()
+        self._rw = ReadWriteLock()
+        self._small = threading.Lock()  # the text caches and the object reader
         self._words_missing = False  # some records' word tables are still on disk
+        self.postings: WordPostings | None = None  # the code-search index
+        self._generation = 0  # counts changes of `files`
+        self._dirty: tuple[int, list[str]] = (-1, [])  # files the postings do not cover
         self._watcher: threading.Thread | None = None
         self._stop = threading.Event()
-        cache_root = Path(cache_dir) if cache_dir else default_cache_dir(self.root)
-        self._cache = IndexCache(cache_root) if use_cache else None
+        base = Path(cache_dir) if cache_dir else default_cache_base()
+        self.cache_dir = tree_cache_dir(base, self._tree.cache_key()) if use_cache else None
+        self._cache = IndexCache(self.cache_dir) if self.cache_dir is not None else None
 
-    @property
-    def lock(self) -> AbstractContextManager[bool]:
-        """Held while the index changes; hold it to read several of its parts at once."""
-        return self._lock
+    def reading(self) -> AbstractContextManager[None]:
+        """Hold while reading several parts of the index at once (shared with other
+        readers; an update waits for it)."""
+        return self._rw.read()
 
     # -- building -------------------------------------------------------------------
 
     def build(self) -> RepoIndex:
         """Index every file, parsing only those the on-disk cache does not hold."""
-        with self._lock:
+        with self._rw.write():
             cached = self._cache.load() if self._cache else None
             listing = self._tree.listing()
             with no_cyclic_gc():
@@ -310,25 +338,77 @@ class RepoIndex:
             self._last_scan = time.monotonic()
             if changed or cached is None or not cached.holds(self.files.values()):
                 self.save()
+            self._load_postings()
         return self
+
+    def _load_postings(self) -> None:
+        """Read the code-search index from the cache, or build it (and save it) when
+        there is none or too many files changed since it was built."""
+        state = self._cache.load_postings() if self._cache is not None else None
+        if state is not None:
+            with no_cyclic_gc():
+                self.postings = WordPostings(state["paths"], state["blobs"], state["postings"])
+            if len(self._uncovered()) <= _STALE_POSTINGS * max(1, len(self.files)):
+                return
+        self._fill_words()
+        with no_cyclic_gc():
+            self.postings = WordPostings.build(
+                (path, r.blob, r.words or b"") for path, r in sorted(self.files.items())
+            )
+        self._generation += 1
+        if self._cache is not None:
+            self._cache.save_postings(self.postings.state())
+
+    @property
+    def generation(self) -> int:
+        """A number that changes whenever a file is indexed again, comes or goes."""
+        return self._generation
+
+    def _uncovered(self) -> list[str]:
+        """The indexed files the code-search index does not cover (new or changed since)."""
+        postings = self.postings
+        if postings is None:
+            return self.ordered_paths()
+        generation, found = self._dirty
+        if generation != self._generation:
+            blob_of = postings.blob_of
+            found = [p for p, r in self.files.items() if blob_of.get(p) != r.blob]
+            self._dirty = (self._generation, found)
+        return found
+
+    def code_candidates(self, snippet: bytes) -> list[str]:
+        """The indexed paths that may hold `snippet` (all when its words do not narrow
+        the search), sorted."""
+        postings = self.postings
+        found = postings.candidates(snippet) if postings is not None else None
+        if postings is None or found is None:
+            return self.ordered_paths()
+        files = self.files
+        kept = {
+            p for p in found if (r := files.get(p)) is not None and r.blob == postings.blob_of[p]
+        }
+        kept.update(self._uncovered())
+        return sorted(kept)
 
     def save(self) -> None:
         """Write the index to the on-disk cache (when there is one)."""
         if self._cache is not None:
-            with self._lock:
-                self._fill_words()  # the word file is rewritten too
+            self._fill_words()  # the word file is rewritten too
+            with self._rw.read():
                 self._cache.save(self.files.values())
 
     def load_words(self) -> None:
         """Give every file its word table: those a start took from the on-disk cache are
         read from its word file (once, on first need), and any it lacks are parsed."""
-        with self._lock:
-            if self._fill_words() and self._cache is not None:
+        if self._fill_words() and self._cache is not None:
+            with self._rw.read():
                 self._cache.save_words(self.files.values())  # the next start has them
 
     def _fill_words(self) -> bool:
         """`load_words` without writing; whether any table had to be parsed."""
-        with self._lock:
+        if not self._words_missing:
+            return False
+        with self._rw.write():
             if not self._words_missing:
                 return False
             stored = self._cache.load_words() if self._cache is not None else {}
@@ -348,13 +428,12 @@ class RepoIndex:
 
     def words(self, path: str) -> bytes:
         """The file's word table (`occurrences.word_table`)."""
-        with self._lock:
+        words = self.files[path].words
+        if words is None:
+            self.load_words()
             words = self.files[path].words
-            if words is None:
-                self.load_words()
-                words = self.files[path].words
-            assert words is not None
-            return words
+        assert words is not None
+        return words
 
     def _update(
         self,
@@ -440,10 +519,11 @@ class RepoIndex:
         else:
             self._order = None
         self.files[record.path] = record
+        self._generation += 1
         self.names.add(record)
         if record.words is None:
             self._words_missing = True
-        self._texts.pop(record.path, None)
+        self._forget_text(record.path)
         if record.index.parse_errors:
             self._warn(
                 record.path,
@@ -452,10 +532,17 @@ class RepoIndex:
 
     def _drop(self, path: str) -> None:
         old = self.files.pop(path, None)
+        self._generation += 1
         if old is not None:
             self.names.remove(old)
             self._order = None
-        self._texts.pop(path, None)
+        self._forget_text(path)
+
+    def _forget_text(self, path: str) -> None:
+        with self._small:
+            held = self._texts.pop(path, None)
+            if held is not None:
+                self._text_bytes -= len(held[1])
 
     def _warn(self, path: str, message: str) -> None:
         if (path, message) not in self._warned:
@@ -474,11 +561,10 @@ class RepoIndex:
         if max_age is None and self._watcher is not None:
             return []
         age = self.rescan_interval if max_age is None else max_age
-        with self._lock:
-            if time.monotonic() - self._last_scan < age:
-                return []
+        if time.monotonic() - self._last_scan < age:
+            return []
         listing = self._tree.listing()  # the slow part, without holding the lock
-        with self._lock:
+        with self._rw.write():
             changed = self._update(listing, None)
             self._last_scan = time.monotonic()
             return changed
@@ -502,25 +588,28 @@ class RepoIndex:
     def refresh(self, paths: Iterable[str]) -> bool:
         """Re-index any of these files whose mtime or size changed (or that vanished);
         whether any did."""
-        with self._lock:
-            if not isinstance(self._tree, _Worktree):
-                return False
+        tree = self._tree
+        if not isinstance(tree, _Worktree):
+            return False
+        wanted = set(paths)
+        with self._rw.read():
+            stale = any(
+                (r := self.files.get(p)) is None or r.stat != tree.stat(self.root / p)
+                for p in wanted
+            )
+        if not stale:
+            return False
+        with self._rw.write():
             listing: dict[str, tuple[StatKey | None, str | None]] = {}
-            stale = False
-            for path in set(paths):
-                stat = self._tree.stat(self.root / path)
-                record = self.files.get(path)
-                if record is None or record.stat != stat:
-                    stale = True
+            for path in wanted:
+                stat = tree.stat(self.root / path)
                 if stat is not None:
                     listing[path] = (stat, None)
-            if not stale:
-                return False
             full: dict[str, tuple[StatKey | None, str | None]] = {
                 p: (r.stat, None) for p, r in self.files.items()
             }
             full.update(listing)
-            for path in set(paths) - set(listing):
+            for path in wanted - set(listing):
                 full.pop(path, None)
             self._update(full, None)
             return True
@@ -528,47 +617,54 @@ class RepoIndex:
     # -- reading --------------------------------------------------------------------
 
     def data(self, path: str) -> bytes:
-        """The indexed bytes of a file (read once per blob, then held)."""
-        with self._lock:
-            record = self.files[path]
+        """The indexed bytes of a file (the most recently read are held)."""
+        record = self.files[path]
+        with self._small:
             held = self._texts.get(path)
             if held is not None and held[0] == record.blob:
+                self._texts.move_to_end(path)
                 return held[1]
             data = self._tree.read(path, record.blob)
             if data is None:
                 raise SourceError(f"{path}: could not be read")
+            old = self._texts.pop(path, None)
+            if old is not None:
+                self._text_bytes -= len(old[1])
             self._texts[path] = (record.blob, data)
-            self._lines.pop(path, None)
+            self._text_bytes += len(data)
+            while self._text_bytes > _TEXT_BYTES_HELD and len(self._texts) > 1:
+                _, (_, dropped) = self._texts.popitem(last=False)
+                self._text_bytes -= len(dropped)
             return data
 
     def lines(self, path: str) -> list[str]:
         """The file's lines without line endings (index 0 is line 1), cut at `\\n` only,
         as tree-sitter counts rows."""
-        with self._lock:
-            data = self.data(path)
-            blob = self.files[path].blob
+        blob = self.files[path].blob
+        with self._small:
             held = self._lines.get(path)
             if held is not None and held[0] == blob:
                 return held[1]
-            text = data.decode("utf-8", "replace")
-            lines = [line.removesuffix("\r") for line in text.split("\n")]
-            if lines and not lines[-1]:
-                lines.pop()  # the empty piece after the last newline
+        text = self.data(path).decode("utf-8", "replace")
+        lines = [line.removesuffix("\r") for line in text.split("\n")]
+        if lines and not lines[-1]:
+            lines.pop()  # the empty piece after the last newline
+        with self._small:
             if len(self._lines) >= _LINES_HELD:
                 del self._lines[next(iter(self._lines))]  # the oldest
             self._lines[path] = (blob, lines)
-            return lines
+        return lines
 
     def ordered_paths(self) -> list[str]:
-        """Every indexed path, sorted (hold `lock` while using it)."""
-        with self._lock:
-            if self._order is None:
-                self._order = sorted(self.files)
-            return self._order
+        """Every indexed path, sorted."""
+        order = self._order
+        if order is None:
+            order = self._order = sorted(self.files)
+        return order
 
     def all_texts(self, only: set[str] | None = None) -> Iterator[tuple[str, bytes]]:
         """Every indexed file's bytes (or those of `only`), by path order."""
-        with self._lock:
+        with self._rw.read():
             paths = self.ordered_paths() if only is None else sorted(only & self.files.keys())
             for path in paths:
                 yield path, self.data(path)
@@ -587,7 +683,8 @@ class RepoIndex:
             f"{self.description}: {len(self.files)} files, {scopes} types and callables, "
             f"{self.parsed} parsed, {max(0, len(self.files) - self.parsed)} from cache"
         )
-        return line + (f"; {broken} file(s) with syntax errors" if broken else "")
+        line += f"; {broken} file(s) with syntax errors" if broken else ""
+        return line + (f"; cache {self.cache_dir}" if self.cache_dir is not None else "")
 
 
 def open_index(

@@ -73,7 +73,7 @@ def find_references(
         return parse_references(index, name, enough, trees)
     out: list[Reference] = []
     searched = files_left = occurrences_left = 0
-    with index.lock:
+    with index.reading():
         index.load_words()
         for path in index.ordered_paths():
             hit = lookup(index.words(path), name)

@@ -10,6 +10,7 @@ from ..lang import FileIndex, Scope
 
 __all__ = [
     "children",
+    "comment_top",
     "declaration_end",
     "doc_start",
     "numbered",
@@ -35,10 +36,8 @@ def doc_start(lines: Sequence[str], scope: Scope) -> int:
     while row >= 0:
         s = lines[row].strip()
         if s.endswith("*/"):
-            top = row
-            while top >= 0 and "/*" not in lines[top]:
-                top -= 1
-            if top < 0 or lines[top].strip()[:2] != "/*":
+            top = comment_top(lines, row)
+            if top is None:
                 break  # the comment starts after code on its line
             start = top + 1
             row = top - 1
@@ -48,6 +47,23 @@ def doc_start(lines: Sequence[str], scope: Scope) -> int:
         else:
             break
     return start
+
+
+def comment_top(lines: Sequence[str], row: int) -> int | None:
+    """The row (0-based) of the line that opens the block comment ending on `row`: the
+    first line starting with `/*` after the previous comment's `*/` (block comments do
+    not nest, and a `/*` inside one, as in `"/resources/**"`, opens nothing). None when
+    the comment does not start its line."""
+    s = lines[row].strip()
+    if s.startswith("/*"):
+        return row
+    above = row - 1
+    while above >= 0 and "*/" not in lines[above]:
+        above -= 1
+    for top in range(above + 1, row + 1):
+        if lines[top].lstrip().startswith("/*"):
+            return top
+    return None
 
 
 def declaration_end(lines: Sequence[str], scope: Scope, indented: bool) -> int:

@@ -6,6 +6,7 @@ what exists instead."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -16,17 +17,20 @@ from ..errors import HunkmetricsError
 from ..lang import Scope, default_languages
 from ..lang.locate import locate_in_index
 from ..patch.model import Hunk, Line, LineKind
+from .budget import DEFAULT_BUDGET, MIN_BUDGET, fit
 from .index import RepoIndex, Symbol, simple_name
 from .paths import MAX_ARGUMENT, UnsafePath, agent_path
 from .references import TreeCache, find_references
 from .render import children, declaration_end, doc_start, numbered, skeleton, tree_lines
 
-__all__ = ["DEFAULT_MAX_RESULTS", "Maple", "MapleError"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_MAX_RESULTS", "Maple", "MapleError"]
 
 DEFAULT_MAX_RESULTS = 10
 _LISTED = 50  # hits beyond the full ones still listed one per line
+_MEMBERS = 300  # members listed with a class
 _TREE_LINES = 5000
 _CONTEXT = 5
+_CODE_LIMIT = 200  # a code search stops at this many hits
 _T = TypeVar("_T")
 
 
@@ -44,10 +48,19 @@ class _CodeHit:
 class Maple:
     """The nine MAPLE tools and two extras over one `RepoIndex`."""
 
-    def __init__(self, index: RepoIndex, max_results: int = DEFAULT_MAX_RESULTS) -> None:
+    def __init__(
+        self,
+        index: RepoIndex,
+        max_results: int = DEFAULT_MAX_RESULTS,
+        budget: int = DEFAULT_BUDGET,
+    ) -> None:
         self.index = index
         self.max_results = max(1, max_results)
+        self.budget = max(MIN_BUDGET, budget)  # characters per answer
         self._trees = TreeCache()
+        # the trees shown, by depth, for one generation of the index
+        self._trees_shown: tuple[int, dict[int, list[str]]] = (-1, {})
+        self._stopped = threading.local()  # files a code search left when it stopped
 
     # -- MAPLE's nine -------------------------------------------------------------
 
@@ -57,7 +70,9 @@ class Maple:
         hits = self._fresh(lambda: self._types(query))
         if not hits:
             raise MapleError(f"Could not find class {query!r}.{self._close_types(query)}")
-        return self._report(f"class {query!r}", hits, self._class_block)
+        return self._report(
+            f"class {query!r}", hits, self._class_block, "Qualify the name (com.acme.Foo)."
+        )
 
     def find_class_in_file(self, class_name: str, file_name: str) -> str:
         """The classes with this name declared in the file(s) whose path ends with `file_name`."""
@@ -72,7 +87,12 @@ class Maple:
             here = sorted({s.scope.name for p in files for s in self._symbols(p, "type")})
             hint = f" Classes in that file: {_names(here)}." if here else ""
             raise MapleError(f"Could not find class {query!r} in {file_name!r}.{hint}")
-        return self._report(f"class {query!r} in {file_name!r}", found, self._class_block)
+        return self._report(
+            f"class {query!r} in {file_name!r}",
+            found,
+            self._class_block,
+            "Give a longer file path.",
+        )
 
     def find_method(self, method_name: str) -> str:
         """Every method or function with this name (all overloads), with its whole body."""
@@ -80,7 +100,12 @@ class Maple:
         hits = self._fresh(lambda: self._callables(query))
         if not hits:
             raise MapleError(f"Could not find method {query!r}.{self._close_callables(query)}")
-        return self._report(f"method {query!r}", hits, self._method_block)
+        return self._report(
+            f"method {query!r}",
+            hits,
+            self._method_block,
+            "Ask in a class (Class.method), a file, or with parameter types (m(String,int)).",
+        )
 
     def find_method_in_class(self, method_name: str, class_name: str) -> str:
         """The methods with this name declared in classes with this name."""
@@ -93,7 +118,12 @@ class Maple:
 
         found = self._fresh(hits)
         if found:
-            return self._report(f"method {method!r} in class {klass!r}", found, self._method_block)
+            return self._report(
+                f"method {method!r} in class {klass!r}",
+                found,
+                self._method_block,
+                "Qualify the class, or give parameter types (m(String,int)).",
+            )
         classes = self._types(klass)
         if not classes:
             raise MapleError(f"Could not find class {klass!r}.{self._close_types(klass)}")
@@ -118,7 +148,12 @@ class Maple:
             here = sorted({_member(s.scope) for p in files for s in self._symbols(p, "callable")})
             hint = f" Methods in that file: {_names(here)}." if here else ""
             raise MapleError(f"Could not find method {method!r} in {file_name!r}.{hint}")
-        return self._report(f"method {method!r} in {file_name!r}", found, self._method_block)
+        return self._report(
+            f"method {method!r} in {file_name!r}",
+            found,
+            self._method_block,
+            "Give parameter types (m(String,int)) or a longer file path.",
+        )
 
     def find_code(self, code_snippet: str) -> str:
         """Where this code occurs (exact text, else ignoring indentation), with the class
@@ -131,7 +166,12 @@ class Maple:
                 "(exact text, then ignoring indentation). Try a shorter snippet, such as "
                 "one line or one identifier."
             )
-        return self._report("the code", hits, self._code_block)
+        return self._report(
+            f"the code{self._stop_note()}",
+            hits,
+            self._code_block,
+            "Give a longer snippet, or search in one file (maple_find_code_in_file).",
+        )
 
     def find_code_in_file(self, code_snippet: str, file_name: str) -> str:
         """Where this code occurs in the file(s) whose path ends with `file_name`."""
@@ -143,7 +183,12 @@ class Maple:
             raise MapleError(
                 f"Could not find the code {_short(snippet)!r} in {file_name!r}.{close}"
             )
-        return self._report(f"the code in {file_name!r}", hits, self._code_block)
+        return self._report(
+            f"the code in {file_name!r}{self._stop_note()}",
+            hits,
+            self._code_block,
+            "Give a longer snippet.",
+        )
 
     def extract_class_skeleton(self, file_name: str) -> str:
         """The outline of a file: imports, types, fields and member signatures."""
@@ -164,20 +209,32 @@ class Maple:
             parts.append(f"{path} ({record.index.language}, {len(lines)} lines)\n{body}")
         if not parts:
             raise MapleError(f"{file_name!r} is no longer in the repository.")
-        return "\n\n".join(parts)
+        return fit(
+            "\n\n".join(parts),
+            self.budget,
+            "Ask for one class (maple_find_class_in_file) or method "
+            "(maple_find_method_in_file) of the file.",
+        )
 
     def repo_structure(self, max_depth: int = 100) -> str:
         """The directories and source files of the repository as a tree."""
         if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
             raise MapleError("max_depth must be a whole number of at least 1.")
         self.index.ensure_current()
-        lines = tree_lines(sorted(self.index.files), max_depth)
+        generation, trees = self._trees_shown
+        if generation != self.index.generation:
+            trees = {}
+            self._trees_shown = (self.index.generation, trees)
+        depth = min(max_depth, 256)  # deeper than any tree: one entry for them all
+        lines = trees.get(depth)
+        if lines is None:
+            lines = trees[depth] = tree_lines(self.index.ordered_paths(), depth)
         head = f"{self.index.description}: {len(self.index.files)} source files"
         if len(lines) > _TREE_LINES:
             left = len(lines) - _TREE_LINES
             lines = lines[:_TREE_LINES]
             lines.append(f"... {left} more entries not shown; pass a smaller max_depth.")
-        return head + "\n" + "\n".join(lines)
+        return fit(head + "\n" + "\n".join(lines), self.budget, "Pass a smaller max_depth.")
 
     # -- beyond MAPLE ---------------------------------------------------------------
 
@@ -206,7 +263,7 @@ class Maple:
                 f"{result.occurrences_left} time(s) (uses, comments or strings; not checked). "
                 "Ask for a rarer name, or use maple_find_code_in_file on one file."
             )
-        return "\n".join(out)
+        return fit("\n".join(out), self.budget, "Ask for a rarer name.")
 
     def find_enclosing(self, file_name: str, line: int) -> str:
         """The class and method around one line of a file (as `hunkmetrics hunks`
@@ -250,17 +307,53 @@ class Maple:
         return hits
 
     def _types(self, query: str) -> list[Symbol]:
-        name = _type_query(query)
-        candidates = self.index.names.types.get(simple_name(name), [])
-        return _sorted([s for s in candidates if _qualified_match(s.scope.qualifier, name)])
+        """Types named `query`: as written (`$` is a legal character in a Java name, as in
+        `Example$$Generated`), as a binary name (`Outer$Inner`, `Outer$1`), or as the
+        binary name of a local class (`Outer$1Local`)."""
+        found: dict[tuple[str, int, str], Symbol] = {}
+        for name in _type_names(query):
+            for symbol in self.index.names.types.get(simple_name(name), []):
+                if _qualified_match(symbol.scope.qualifier, name):
+                    found[(symbol.path, symbol.scope.start, symbol.scope.name)] = symbol
+        local = _LOCAL_BINARY.fullmatch(_type_query(query))
+        if local is not None:
+            for symbol in self._local_types(local.group(1), int(local.group(2)), local.group(3)):
+                found[(symbol.path, symbol.scope.start, symbol.scope.name)] = symbol
+        return _sorted(list(found.values()))
+
+    def _local_types(self, outer: str, number: int, name: str) -> list[Symbol]:
+        """The local classes `javac` names `outer$<number><name>`: the number-th class
+        called `name` declared inside a method of `outer`, in source order."""
+        by_outer: dict[tuple[str, str], list[Symbol]] = {}
+        for symbol in self.index.names.types.get(name, []):
+            scope = symbol.scope
+            record = self.index.files.get(symbol.path)
+            if record is None:
+                continue
+            around = [s for s in record.index.enclosing(scope.start, scope.end) if s is not scope]
+            if not any(s.kind == "callable" for s in around):
+                continue  # not local
+            parent = next((s for s in reversed(around) if s.kind == "type"), None)
+            if parent is not None and _qualified_match(parent.qualifier, outer):
+                by_outer.setdefault((symbol.path, parent.qualifier), []).append(symbol)
+        found = []
+        for symbols in by_outer.values():
+            symbols.sort(key=lambda s: s.scope.start)
+            if number <= len(symbols):
+                found.append(symbols[number - 1])
+        return found
 
     def _callables(self, query: str) -> list[Symbol]:
-        name, params = _method_query(query)
-        candidates = self.index.names.callables.get(simple_name(name), [])
-        found = [s for s in candidates if _qualified_match(s.scope.qualifier, name)]
-        if params is not None:
-            found = [s for s in found if _params(s.scope) == params]
-        return _sorted(found)
+        _, params = _method_query(query)
+        raw = query.partition("(")[0].replace("::", ".").replace("#", ".")
+        found: dict[tuple[str, int, str], Symbol] = {}
+        for name in _type_names(raw):
+            for symbol in self.index.names.callables.get(simple_name(name), []):
+                if _qualified_match(symbol.scope.qualifier, name) and (
+                    params is None or _params(symbol.scope) == params
+                ):
+                    found[(symbol.path, symbol.scope.start, symbol.scope.name)] = symbol
+        return _sorted(list(found.values()))
 
     def _symbols(self, path: str, kind: str) -> list[Symbol]:
         record = self.index.files.get(path)
@@ -291,8 +384,15 @@ class Maple:
         return found
 
     def _code_hits(self, snippet: str, files: set[str] | None) -> list[_CodeHit]:
+        """Where the snippet occurs, in the files that can hold it (the code-search
+        index's candidates, or `files`): at most `_CODE_LIMIT` hits, the search stopping
+        there (`self._stopped` then counts the files left unsearched)."""
         needle = snippet.encode("utf-8")
-        hits = self._scan(lambda data: _exact(data, needle), files)
+        if files is None:
+            paths = self.index.code_candidates(needle)
+        else:
+            paths = sorted(files & self.index.files.keys())
+        hits = self._scan(lambda data: _exact(data, needle), paths)
         if hits:
             return hits
         pattern = _loose(snippet)
@@ -300,39 +400,75 @@ class Maple:
             return []
         # Only files holding the snippet's longest word can match: a fast test first.
         word = max(snippet.split(), key=len).encode("utf-8")
-        return self._scan(lambda data: _regex(data, pattern) if word in data else [], files)
+        return self._scan(lambda data: _regex(data, pattern) if word in data else [], paths)
 
     def _scan(
-        self, find: Callable[[bytes], list[tuple[int, int]]], files: set[str] | None
+        self, find: Callable[[bytes], list[tuple[int, int]]], paths: list[str]
     ) -> list[_CodeHit]:
-        hits = []
-        for path, data in self.index.all_texts(files):
-            for first, last in find(data):
+        hits: list[_CodeHit] = []
+        self._stopped.value = 0
+        for done, path in enumerate(paths, 1):
+            if path not in self.index.files:
+                continue
+            for first, last in find(self.index.data(path))[: _CODE_LIMIT - len(hits)]:
                 hits.append(_CodeHit(path, first, last))
+            if len(hits) >= _CODE_LIMIT:
+                self._stopped.value = len(paths) - done
+                break
         return hits
 
     # -- answers --------------------------------------------------------------------
 
-    def _report(self, what: str, hits: Sequence[_T], block: Callable[[_T], str]) -> str:
-        full = hits[: self.max_results]
-        listed = hits[len(full) : len(full) + _LISTED]
-        left = len(hits) - len(full) - len(listed)
+    def _report(
+        self, what: str, hits: Sequence[_T], block: Callable[[_T], str], narrow: str
+    ) -> str:
+        """The first `max_results` hits in full, the next ones a line each, the rest
+        counted; all within the budget (a first block too long for it is cut)."""
         noun = "match" if len(hits) == 1 else "matches"
         out = [f"Found {len(hits)} {noun} for {what}."]
-        for number, hit in enumerate(full, 1):
-            out.append(f"\n[{number}] {block(hit)}")
+        used = len(out[0])
+        reserve = 600  # room for the closing note
+        shown = 0
+        for hit in hits[: self.max_results]:
+            text = f"\n[{shown + 1}] {block(hit)}"
+            if used + len(text) + reserve > self.budget:
+                if shown:
+                    break
+                text = fit(text, self.budget - used - reserve, narrow)
+            out.append(text)
+            used += len(text) + 1
+            shown += 1
+        rest = hits[shown:]
+        listed: list[str] = []
+        for hit in rest[:_LISTED]:
+            line = f"- {self._line_of(hit)}"
+            if used + len(line) + reserve > self.budget:
+                break
+            listed.append(line)
+            used += len(line) + 1
         if listed:
             out.append(
                 f"\n{len(listed)} more (not shown in full; raise --max-results or ask in a file):"
             )
-            out.extend(f"- {self._line_of(hit)}" for hit in listed)
+            out.extend(listed)
+        left = len(rest) - len(listed)
         if left > 0:
-            out.append(f"... and {left} more not listed.")
+            out.append(f"... and {left} more not listed. {narrow}")
         return "\n".join(out)
+
+    def _stop_note(self) -> str:
+        left = int(getattr(self._stopped, "value", 0))
+        if not left:
+            return ""
+        return (
+            f" (the search stopped at {_CODE_LIMIT} matches; {left} more file(s) that may "
+            "hold it were not searched)"
+        )
 
     def _line_of(self, hit: object) -> str:
         if isinstance(hit, Symbol):
-            return f"{hit.scope.name} in {hit.path} lines {hit.scope.start}-{hit.scope.end}"
+            first = doc_start(self.index.lines(hit.path), hit.scope)  # as its full block says
+            return f"{hit.scope.name} in {hit.path} lines {first}-{hit.scope.end}"
         assert isinstance(hit, _CodeHit)
         return (
             f"{hit.path} lines {hit.first}-{hit.last}{self._where(hit.path, hit.first, hit.last)}"
@@ -348,8 +484,13 @@ class Maple:
         members = children(record.index, scope)
         listing = "\n".join(
             f"    {'class ' if m.kind == 'type' else ''}{_member(m)}  lines {m.start}-{m.end}"
-            for m in members
+            for m in members[:_MEMBERS]
         )
+        if len(members) > _MEMBERS:
+            listing += (
+                f"\n    ... and {len(members) - _MEMBERS} more members not listed; ask for "
+                "one with maple_find_method_in_class."
+            )
         return (
             f"class {scope.name}\n"
             f"file: {symbol.path}, lines {first}-{scope.end}\n"
@@ -458,6 +599,16 @@ def _snippet(value: object) -> str:
 def _short(text: str) -> str:
     line = text.splitlines()[0]
     return line if len(line) <= 80 and "\n" not in text else line[:77] + "..."
+
+
+_LOCAL_BINARY = re.compile(r"(.+)\$(\d+)([A-Za-z_][\w$]*)")
+
+
+def _type_names(query: str) -> list[str]:
+    """The names a type query may mean: as written, then with `$` read as nesting."""
+    literal = re.sub(r"<.*>", "", query).strip().removesuffix(".java")
+    nested = _type_query(query)
+    return [literal] if literal == nested else [literal, nested]
 
 
 def _type_query(query: str) -> str:

@@ -159,3 +159,29 @@ def test_a_watcher_rescans_in_the_background(tmp_path: Path) -> None:
         assert index.ensure_current() == []  # answers leave scanning to the watcher
     finally:
         index.close()
+
+
+def test_the_cache_is_keyed_by_the_tree_served(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "p").mkdir(parents=True)
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git[:3], "init", "-q"], check=True)
+    for text in ("class A {}\n", "class A { void f() {} }\n"):
+        (repo / "p/A.java").write_text(text)
+        subprocess.run([*git, "add", "-A"], check=True)
+        subprocess.run([*git, "commit", "-qm", "x"], check=True)
+    trees = [
+        subprocess.run(
+            [*git[:3], "rev-parse", f"{rev}^{{tree}}"], capture_output=True, text=True
+        ).stdout.strip()
+        for rev in ("HEAD~1", "HEAD")
+    ]
+    old = open_index(repo, "HEAD~1", cache_dir=tmp_path / "cache")
+    new = open_index(repo, "HEAD", cache_dir=tmp_path / "cache")
+    assert old.cache_dir == tmp_path / "cache" / f"tree-{trees[0]}"
+    assert new.cache_dir == tmp_path / "cache" / f"tree-{trees[1]}"
+    work = open_index(repo, cache_dir=tmp_path / "cache")
+    assert work.cache_dir is not None
+    assert work.cache_dir.name.startswith("worktree-")
+    assert work.cache_dir.name.endswith("-" + trees[1][:16])
+    assert (work.cache_dir / "postings.pickle").is_file()

@@ -84,8 +84,8 @@ def test_the_tables_follow_an_edit_and_a_restart(tmp_path: Path) -> None:
 
 def test_a_start_leaves_the_word_tables_on_disk_until_needed(tmp_path: Path) -> None:
     root = project(tmp_path, "java-project")
-    index_of(root, tmp_path)
-    assert (tmp_path / "cache" / "words.pickle").is_file()
+    cold = index_of(root, tmp_path)
+    assert cold.cache_dir is not None and (cold.cache_dir / "words.pickle").is_file()
     warm = index_of(root, tmp_path)
     assert warm.parsed == 0
     assert all(record.words is None for record in warm.files.values())
@@ -98,8 +98,9 @@ def test_a_start_leaves_the_word_tables_on_disk_until_needed(tmp_path: Path) -> 
 
 def test_a_lost_word_file_is_rebuilt_by_parsing(tmp_path: Path) -> None:
     root = project(tmp_path, "java-project")
-    index_of(root, tmp_path)
-    words = tmp_path / "cache" / "words.pickle"
+    cold = index_of(root, tmp_path)
+    assert cold.cache_dir is not None
+    words = cold.cache_dir / "words.pickle"
     words.unlink()
     warm = index_of(root, tmp_path)
     assert warm.parsed == 0

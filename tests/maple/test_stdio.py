@@ -44,4 +44,5 @@ async def test_the_cli_server_answers_over_stdio(tmp_path: Path) -> None:
         assert "lines 39-63" in text
         miss = await client.call_tool("maple_find_class", {"class_name": "../../etc/passwd"})
         assert miss.is_error
-    assert (tmp_path / "cache" / "index.pickle").is_file()
+    # one entry, named after the working tree's path and HEAD's tree (or nogit)
+    assert len(list((tmp_path / "cache").glob("worktree-*/index.pickle"))) == 1
