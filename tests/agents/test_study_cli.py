@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from hunkmetrics.cli.app import app
@@ -285,3 +286,20 @@ def test_summary_of_a_swebench_run_in_one_command() -> None:
     # compiled and LS unknown). RR: calc-1 2 - 0, calc-2 2 - 1 → mean 1.5.
     assert (row["bugs"], row["ls"], row["compiled"], row["repaired"]) == (3, 2, 2, 1)
     assert row["mean_rr"] == 1.5
+
+
+def test_summary_of_an_inspect_log_in_one_command() -> None:
+    pytest.importorskip("inspect_ai", reason="the inspect extra is not installed")
+    repo = Path(__file__).resolve().parents[2]
+    log = repo / "fixtures" / "harnesses" / "inspect" / "swe.eval"
+    result = _invoke("agents", "summary", str(log), "-f", "json")
+    assert result.exit_code == 0, result.output
+    tables = json.loads(result.stdout)["tables"]
+    (row,) = tables["table2"]["rows"]
+    # Two samples (make_inspect_log.py): toy__calc-1 fixes both functions (score C = 1),
+    # toy__calc-2 only `add` (I = 0).
+    assert (row["bugs"], row["repaired"]) == (2, 1)
+    # Table 3 from each sample's gold patch (metadata["patch"]): two hunks in two
+    # functions of calc.py, so both bugs are Cluster.
+    (t3,) = tables["table3"]["rows"]
+    assert (t3["fixed_n"], t3["unfixed_n"], t3["fixed_Cluster"]) == (1, 1, 1)
