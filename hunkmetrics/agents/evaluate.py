@@ -334,7 +334,9 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
             "convention": "input = input_uncached + cache_read + cache_write (every prompt "
             "token, cached or not); output = output_visible + reasoning; total = input + "
             "output",
-            "source": tokens.source,
+            # a log without any usage record: its zeros are unknown, not measured
+            "source": tokens.source
+            or (f"{NO_TOKENS} the trajectory records no token usage" if not tokens.total else ""),
             "raw": [{"field": k, "value": v} for k, v in tokens.raw.items()],
         },
         "runtime": {

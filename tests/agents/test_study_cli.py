@@ -286,6 +286,19 @@ def test_summary_of_a_swebench_run_in_one_command() -> None:
     # compiled and LS unknown). RR: calc-1 2 - 0, calc-2 2 - 1 → mean 1.5.
     assert (row["bugs"], row["ls"], row["compiled"], row["repaired"]) == (3, 2, 2, 1)
     assert row["mean_rr"] == 1.5
+    # mini-swe-agent's deterministic model records no token usage: Table 5 says unknown,
+    # never a mean of zeros.
+    tokens = _invoke(
+        "agents", "summary", str(run / "mini" / "preds.json"),
+        "--reference", str(run / "dataset.jsonl"),
+        "--swebench-logs", str(run / "logs" / "run_evaluation" / "toy-run"),
+        "-f", "json", "--table", "table5",
+    )  # fmt: skip
+    rows = json.loads(tokens.stdout)["tables"]["table5"]["rows"]
+    assert [(r["outcome"], r["n"], r["input_mean"], r["output_mean"]) for r in rows] == [
+        ("passing", 1, None, None),
+        ("failing", 2, None, None),
+    ]
 
 
 def test_summary_of_an_inspect_log_in_one_command() -> None:
