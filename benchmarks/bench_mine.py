@@ -24,6 +24,7 @@ This is a standalone script, not a test: pytest does not collect it.
 from __future__ import annotations
 
 import argparse
+import re
 import json
 import os
 import resource
@@ -33,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 from _common import compact_json, mib, snapshot_hunkmetrics, vm_hwm_kib
@@ -185,6 +187,9 @@ def run_child(mode: str, work: Path, repo: Path, jobs: int = 1) -> dict:
         records = [json.loads(line) for line in out.read_text().splitlines()]
         result["records"] = len(records)
         result["errors"] = sum(1 for r in records if r["error"])
+        # what the errors say, their ids and commit-specific numbers left out
+        kinds = Counter(re.sub(r"\d[\d,.]*", "N", r["error"])[:120] for r in records if r["error"])
+        result["error_kinds"] = dict(kinds.most_common(10))
         result["ids"] = sorted(r["id"] for r in records)
         result["out_bytes"] = out.stat().st_size
     return result

@@ -100,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         "candidates": stats["candidates"],
         "written": stats["written"],
         "errors": result["errors"],
+        "error_kinds": result.get("error_kinds", {}),
         "wall_seconds": round(result["seconds"], 1),
         "scan_seconds": round(stats["scan_seconds"], 1),
         "commits_scanned_per_second": round(stats["scanned"] / result["seconds"]),

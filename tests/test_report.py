@@ -331,7 +331,7 @@ def test_a_real_characterize_document_is_read(tmp_path: Path) -> None:
 
 
 def test_missing_results_file(tmp_path: Path) -> None:
-    with pytest.raises(HunkmetricsError, match="no such results file"):
+    with pytest.raises(HunkmetricsError, match=r"nope\.jsonl: no such file \(results file\)"):
         load_results(tmp_path / "nope.jsonl")
 
 
