@@ -24,9 +24,9 @@ This is a standalone script, not a test: pytest does not collect it.
 from __future__ import annotations
 
 import argparse
-import re
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
