@@ -32,7 +32,7 @@ __all__ = [
 _SCOPE_FIELDS = tuple(f.name for f in dataclasses.fields(Scope))
 _INDEX_FIELDS = tuple(f.name for f in dataclasses.fields(FileIndex))
 # A cache written for other fields (another hunkmetrics) is rebuilt, not misread.
-_FORMAT = f"maple-index-5/{__version__}/{','.join(_SCOPE_FIELDS + _INDEX_FIELDS)}"
+_FORMAT = f"maple-index-6/{__version__}/{','.join(_SCOPE_FIELDS + _INDEX_FIELDS)}"
 log = logging.getLogger("hunkmetrics.maple")
 
 

@@ -22,7 +22,7 @@ from ..errors import SourceError
 from ..lang import Scope, build_index, default_languages
 from ..sources import blob_hash, git
 from .cache import IndexCache, default_cache_base, no_cyclic_gc, path_digest, tree_cache_dir
-from .codesearch import WordPostings
+from .codesearch import GramIndex, WordPostings, file_grams
 from .occurrences import word_table
 from .paths import PathSet, contained
 from .records import FileRecord, Parsed, StatKey
@@ -345,15 +345,17 @@ class RepoIndex:
         """Read the code-search index from the cache, or build it (and save it) when
         there is none or too many files changed since it was built."""
         state = self._cache.load_postings() if self._cache is not None else None
-        if state is not None:
+        if state is not None and state.get("grams") is not None:
             with no_cyclic_gc():
-                self.postings = WordPostings(state["paths"], state["blobs"], state["postings"])
+                self.postings = WordPostings.from_state(state)
             if len(self._uncovered()) <= _STALE_POSTINGS * max(1, len(self.files)):
                 return
         self._fill_words()
+        records = sorted(self.files.items())
+        grams = GramIndex.build([file_grams(self._read(p, r.blob)) for p, r in records])
         with no_cyclic_gc():
             self.postings = WordPostings.build(
-                (path, r.blob, r.words or b"") for path, r in sorted(self.files.items())
+                ((path, r.blob, r.words or b"") for path, r in records), grams
             )
         self._generation += 1
         if self._cache is not None:
@@ -636,6 +638,14 @@ class RepoIndex:
                 _, (_, dropped) = self._texts.popitem(last=False)
                 self._text_bytes -= len(dropped)
             return data
+
+    def _read(self, path: str, blob: str) -> bytes:
+        """A file's bytes, without keeping them (empty when it cannot be read)."""
+        with self._small:
+            held = self._texts.get(path)
+            if held is not None and held[0] == blob:
+                return held[1]
+            return self._tree.read(path, blob) or b""
 
     def lines(self, path: str) -> list[str]:
         """The file's lines without line endings (index 0 is line 1), cut at `\\n` only,

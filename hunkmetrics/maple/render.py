@@ -172,24 +172,45 @@ def _outline(
 def tree_lines(paths: Sequence[str], max_depth: int) -> list[str]:
     """A `├──` tree of these repository paths' directories and files, `max_depth`
     levels deep (1: the top level only)."""
-    tree: dict[str, object] = {}
-    for path in paths:
-        node = tree
-        for part in path.split("/"):
-            child = node.setdefault(part, {})
-            assert isinstance(child, dict)
-            node = child
-    out = ["."]
+    return TreeListing(paths).lines(max_depth)
 
-    def walk(node: dict[str, object], prefix: str, level: int) -> None:
-        names = sorted(node, key=lambda n: (not node[n], n))  # directories first
-        for i, name in enumerate(names):
+
+class TreeListing:
+    """The whole `├──` tree of some paths, built once, with each entry's level: the tree
+    `max_depth` levels deep is its entries down to that level (an entry's prefix does not
+    depend on how deep the tree is shown)."""
+
+    def __init__(self, paths: Sequence[str]) -> None:
+        tree: dict[str, object] = {}
+        for path in paths:
+            node = tree
+            for part in path.split("/"):
+                child = node.setdefault(part, {})
+                assert isinstance(child, dict)
+                node = child
+        self.levels: list[int] = [0]
+        self.entries: list[str] = ["."]
+        levels, entries = self.levels, self.entries
+        pending: list[tuple[dict[str, object], str, int, list[str], int]] = []
+
+        def push(node: dict[str, object], prefix: str, level: int) -> None:
+            names = sorted(node, key=lambda n: (not node[n], n))  # directories first
+            pending.append((node, prefix, level, names, 0))
+
+        push(tree, "", 1)
+        while pending:  # depth first, without recursion (trees can be deep)
+            node, prefix, level, names, i = pending.pop()
+            if i >= len(names):
+                continue
+            pending.append((node, prefix, level, names, i + 1))
+            name = names[i]
             last = i == len(names) - 1
             child = node[name]
             assert isinstance(child, dict)
-            out.append(f"{prefix}{'└── ' if last else '├── '}{name}{'/' if child else ''}")
-            if child and level < max_depth:
-                walk(child, prefix + ("    " if last else "│   "), level + 1)
+            levels.append(level)
+            entries.append(f"{prefix}{'└── ' if last else '├── '}{name}{'/' if child else ''}")
+            if child:
+                push(child, prefix + ("    " if last else "│   "), level + 1)
 
-    walk(tree, "", 1)
-    return out
+    def lines(self, max_depth: int) -> list[str]:
+        return [e for e, level in zip(self.entries, self.levels, strict=True) if level <= max_depth]

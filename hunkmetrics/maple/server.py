@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import functools
 import logging
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager
 from typing import Annotated
 
+import anyio.to_thread
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
@@ -128,14 +131,42 @@ def build_server(
     study = StudyMaple(maple) if style == "study" else None
     lock = maple.index.reading
 
-    def tool(**_: object) -> Callable[[Callable[..., str]], Callable[..., str]]:
-        def register(function: Callable[..., str]) -> Callable[..., str]:
+    def tool(
+        **_: object,
+    ) -> Callable[[Callable[..., Awaitable[str]]], Callable[..., Awaitable[str]]]:
+        def register(function: Callable[..., Awaitable[str]]) -> Callable[..., Awaitable[str]]:
             described = STUDY_DESCRIPTIONS.get(function.__name__) if study else None
             return server.tool(description=described, annotations=_READ_ONLY)(function)
 
         return register
 
-    def run(
+    async def run(
+        tool_name: str,
+        arguments: dict[str, object],
+        plain: Callable[[], str],
+        studied: Callable[[StudyMaple], Answer] | None = None,
+    ) -> str:
+        """Answer in a worker thread. When the client cancels the call
+        (`notifications/cancelled`) the SDK cancels this task: the thread is left to
+        finish, and the cancel flag stops a code search at its next file."""
+        cancel = threading.Event()
+        work = functools.partial(answer, tool_name, arguments, plain, studied, cancel)
+        try:
+            return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+        finally:
+            cancel.set()  # no effect once the answer is done
+
+    def answer(
+        tool_name: str,
+        arguments: dict[str, object],
+        plain: Callable[[], str],
+        studied: Callable[[StudyMaple], Answer] | None,
+        cancel: threading.Event,
+    ) -> str:
+        with maple.cancellable(cancel):
+            return timed(tool_name, arguments, plain, studied)
+
+    def timed(
         tool_name: str,
         arguments: dict[str, object],
         plain: Callable[[], str],
@@ -159,10 +190,10 @@ def build_server(
                 log.write(tool_name, arguments, time.perf_counter() - started, len(text), error)
 
     @tool()
-    def maple_find_class(class_name: ClassName) -> str:
+    async def maple_find_class(class_name: ClassName) -> str:
         """Find a class (or interface, enum, record; nested and anonymous ones too) in the
         codebase: its declaration with javadoc, its file and line range, its members."""
-        return run(
+        return await run(
             "maple_find_class",
             {"class_name": class_name},
             lambda: maple.find_class(class_name),
@@ -170,9 +201,9 @@ def build_server(
         )
 
     @tool()
-    def maple_find_class_in_file(class_name: ClassName, file_name: FileName) -> str:
+    async def maple_find_class_in_file(class_name: ClassName, file_name: FileName) -> str:
         """Find a class in a given file."""
-        return run(
+        return await run(
             "maple_find_class_in_file",
             {"class_name": class_name, "file_name": file_name},
             lambda: maple.find_class_in_file(class_name, file_name),
@@ -180,10 +211,10 @@ def build_server(
         )
 
     @tool()
-    def maple_find_method(method_name: MethodName) -> str:
+    async def maple_find_method(method_name: MethodName) -> str:
         """Find a method in the codebase: the whole code of every match (each overload),
         with its file, line range and class."""
-        return run(
+        return await run(
             "maple_find_method",
             {"method_name": method_name},
             lambda: maple.find_method(method_name),
@@ -191,9 +222,9 @@ def build_server(
         )
 
     @tool()
-    def maple_find_method_in_class(method_name: MethodName, class_name: ClassName) -> str:
+    async def maple_find_method_in_class(method_name: MethodName, class_name: ClassName) -> str:
         """Locate a method within a given class: its whole code, file and line range."""
-        return run(
+        return await run(
             "maple_find_method_in_class",
             {"method_name": method_name, "class_name": class_name},
             lambda: maple.find_method_in_class(method_name, class_name),
@@ -201,9 +232,9 @@ def build_server(
         )
 
     @tool()
-    def maple_find_method_in_file(method_name: MethodName, file_name: FileName) -> str:
+    async def maple_find_method_in_file(method_name: MethodName, file_name: FileName) -> str:
         """Locate a method within a given file: its whole code and line range."""
-        return run(
+        return await run(
             "maple_find_method_in_file",
             {"method_name": method_name, "file_name": file_name},
             lambda: maple.find_method_in_file(method_name, file_name),
@@ -211,10 +242,10 @@ def build_server(
         )
 
     @tool()
-    def maple_find_code(code_snippet: CodeSnippet) -> str:
+    async def maple_find_code(code_snippet: CodeSnippet) -> str:
         """Find where a code snippet occurs in the codebase, with five lines of context
         and the class and method around it."""
-        return run(
+        return await run(
             "maple_find_code",
             {"code_snippet": code_snippet},
             lambda: maple.find_code(code_snippet),
@@ -222,9 +253,9 @@ def build_server(
         )
 
     @tool()
-    def maple_find_code_in_file(code_snippet: CodeSnippet, file_name: FileName) -> str:
+    async def maple_find_code_in_file(code_snippet: CodeSnippet, file_name: FileName) -> str:
         """Find a code snippet in a given file."""
-        return run(
+        return await run(
             "maple_find_code_in_file",
             {"code_snippet": code_snippet, "file_name": file_name},
             lambda: maple.find_code_in_file(code_snippet, file_name),
@@ -232,10 +263,10 @@ def build_server(
         )
 
     @tool()
-    def maple_extract_class_skeleton(file_name: FileName) -> str:
+    async def maple_extract_class_skeleton(file_name: FileName) -> str:
         """The skeleton of a file: package, imports, classes with their fields and the
         signatures of their constructors and methods, each with its line number."""
-        return run(
+        return await run(
             "maple_extract_class_skeleton",
             {"file_name": file_name},
             lambda: maple.extract_class_skeleton(file_name),
@@ -243,11 +274,11 @@ def build_server(
         )
 
     @tool()
-    def maple_repo_structure(
+    async def maple_repo_structure(
         max_depth: Annotated[int, Field(description="How many directory levels to show")] = 100,
     ) -> str:
         """The repository's directories and source files as a tree."""
-        return run(
+        return await run(
             "maple_repo_structure",
             {"max_depth": max_depth},
             lambda: maple.repo_structure(max_depth),
@@ -257,20 +288,22 @@ def build_server(
     if extra_tools:
 
         @tool()
-        def maple_find_references(
+        async def maple_find_references(
             name: Annotated[str, Field(description="An identifier: a method, class or field name")],
         ) -> str:
             """Call sites and other uses of a name (declarations, comments and strings
             excluded), each with its file, line, class and method."""
-            return run("maple_find_references", {"name": name}, lambda: maple.find_references(name))
+            return await run(
+                "maple_find_references", {"name": name}, lambda: maple.find_references(name)
+            )
 
         @tool()
-        def maple_find_enclosing(
+        async def maple_find_enclosing(
             file_name: FileName,
             line: Annotated[int, Field(description="A 1-based line number of the file")],
         ) -> str:
             """The package, class and method around a line of a file."""
-            return run(
+            return await run(
                 "maple_find_enclosing",
                 {"file_name": file_name, "line": line},
                 lambda: maple.find_enclosing(file_name, line),

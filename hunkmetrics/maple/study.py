@@ -9,12 +9,13 @@ What does not (see docs/maple.md): spans are exact, not guessed."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .index import Symbol
 from .paths import UnsafePath, agent_path
-from .render import skeleton
+from .render import TreeListing, skeleton
 from .tools import Maple
 
 __all__ = ["SHOWN", "Answer", "StudyMaple", "envelope"]
@@ -84,6 +85,10 @@ class StudyMaple:
     def __init__(self, maple: Maple) -> None:
         self.maple = maple
         self.index = maple.index
+        # the tree of the Java files and their count of classes, for one generation
+        self._tree: tuple[int, TreeListing, int, int] | None = None
+        self._tree_lock = threading.Lock()
+        self._java_tree()  # built with the server, not on the first call
 
     # -- lookups as the original made them: exact simple names, Java files only ----------
 
@@ -263,12 +268,20 @@ class StudyMaple:
         out = f"Class skeleton extracted from {file_name}:\n\n```java\n{text}\n```"
         return out, f"Successfully extracted class skeleton from {file_name}", True
 
-    def repo_structure(self, max_depth: int = 100) -> Answer:
-        from .render import tree_lines
+    def _java_tree(self) -> tuple[TreeListing, int, int]:
+        """The tree of the Java files, their number and their classes' simple names'."""
+        generation = self.index.generation
+        with self._tree_lock:
+            held = self._tree
+            if held is None or held[0] != generation:
+                paths = [p for p in self.index.ordered_paths() if self._java(p)]
+                classes = len({s.bare for p in paths for s in self.maple._symbols(p, "type")})
+                held = self._tree = (generation, TreeListing(paths), len(paths), classes)
+            return held[1], held[2], held[3]
 
-        paths = [p for p in self.index.ordered_paths() if self._java(p)]
-        lines = tree_lines(paths, max(0, max_depth) + 1)  # depth 0: the top level
+    def repo_structure(self, max_depth: int = 100) -> Answer:
+        listing, files, classes = self._java_tree()
+        lines = listing.lines(max(0, max_depth) + 1)  # depth 0: the top level
         lines[0] = f"{self.index.root.name}/"
-        classes = len({s.bare for p in paths for s in self.maple._symbols(p, "type")})
-        summary = f"Repository structure with {len(paths)} Java files and {classes} classes"
+        summary = f"Repository structure with {files} Java files and {classes} classes"
         return "\n".join(lines), summary, True

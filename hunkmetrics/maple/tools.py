@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -21,9 +22,16 @@ from .budget import DEFAULT_BUDGET, MIN_BUDGET, fit
 from .index import RepoIndex, Symbol, simple_name
 from .paths import MAX_ARGUMENT, UnsafePath, agent_path
 from .references import TreeCache, find_references
-from .render import children, declaration_end, doc_start, numbered, skeleton, tree_lines
+from .render import (
+    TreeListing,
+    children,
+    declaration_end,
+    doc_start,
+    numbered,
+    skeleton,
+)
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_MAX_RESULTS", "Maple", "MapleError"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_MAX_RESULTS", "Cancelled", "Maple", "MapleError"]
 
 DEFAULT_MAX_RESULTS = 10
 _LISTED = 50  # hits beyond the full ones still listed one per line
@@ -36,6 +44,10 @@ _T = TypeVar("_T")
 
 class MapleError(HunkmetricsError):
     """A miss or a bad argument; the message is for the model."""
+
+
+class Cancelled(MapleError):
+    """The client cancelled the call (its answer is dropped)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +70,23 @@ class Maple:
         self.max_results = max(1, max_results)
         self.budget = max(MIN_BUDGET, budget)  # characters per answer
         self._trees = TreeCache()
-        # the trees shown, by depth, for one generation of the index
-        self._trees_shown: tuple[int, dict[int, list[str]]] = (-1, {})
+        # the directory tree of one list of paths (the index's, until a file comes or goes)
+        self._tree: tuple[list[str], TreeListing] | None = None
+        self._tree_lock = threading.Lock()
+        self._tree_listing()  # built with the index, not on the first call
         self._stopped = threading.local()  # files a code search left when it stopped
+        self._cancel = threading.local()  # the cancel flag of the call this thread runs
+
+    @contextmanager
+    def cancellable(self, flag: threading.Event) -> Iterator[None]:
+        """Calls made in this thread meanwhile stop (`Cancelled`) soon after `flag` is
+        set: a code search checks it before each file it reads."""
+        previous = getattr(self._cancel, "flag", None)
+        self._cancel.flag = flag
+        try:
+            yield
+        finally:
+            self._cancel.flag = previous
 
     # -- MAPLE's nine -------------------------------------------------------------
 
@@ -221,20 +247,26 @@ class Maple:
         if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
             raise MapleError("max_depth must be a whole number of at least 1.")
         self.index.ensure_current()
-        generation, trees = self._trees_shown
-        if generation != self.index.generation:
-            trees = {}
-            self._trees_shown = (self.index.generation, trees)
         depth = min(max_depth, 256)  # deeper than any tree: one entry for them all
-        lines = trees.get(depth)
-        if lines is None:
-            lines = trees[depth] = tree_lines(self.index.ordered_paths(), depth)
+        lines = list(self._tree_listing().lines(depth)[: _TREE_LINES + 1])
         head = f"{self.index.description}: {len(self.index.files)} source files"
         if len(lines) > _TREE_LINES:
-            left = len(lines) - _TREE_LINES
+            left = self._tree_count(depth) - _TREE_LINES
             lines = lines[:_TREE_LINES]
             lines.append(f"... {left} more entries not shown; pass a smaller max_depth.")
         return fit(head + "\n" + "\n".join(lines), self.budget, "Pass a smaller max_depth.")
+
+    def _tree_listing(self) -> TreeListing:
+        paths = self.index.ordered_paths()
+        with self._tree_lock:
+            held = self._tree
+            if held is None or held[0] is not paths:
+                held = self._tree = (paths, TreeListing(paths))
+            return held[1]
+
+    def _tree_count(self, depth: int) -> int:
+        """How many entries the tree `depth` levels deep has."""
+        return sum(1 for level in self._tree_listing().levels if level <= depth)
 
     # -- beyond MAPLE ---------------------------------------------------------------
 
@@ -407,7 +439,10 @@ class Maple:
     ) -> list[_CodeHit]:
         hits: list[_CodeHit] = []
         self._stopped.value = 0
+        flag: threading.Event | None = getattr(self._cancel, "flag", None)
         for done, path in enumerate(paths, 1):
+            if flag is not None and flag.is_set():
+                raise Cancelled(f"the call was cancelled after {done - 1} of {len(paths)} files")
             if path not in self.index.files:
                 continue
             for first, last in find(self.index.data(path))[: _CODE_LIMIT - len(hits)]:

@@ -7,7 +7,13 @@ from array import array
 from pathlib import Path
 
 from hunkmetrics.maple import Maple
-from hunkmetrics.maple.codesearch import WordPostings, snippet_words
+from hunkmetrics.maple.codesearch import (
+    GramIndex,
+    WordPostings,
+    file_grams,
+    snippet_grams,
+    snippet_words,
+)
 from hunkmetrics.maple.rwlock import ReadWriteLock
 
 from .conftest import index_of
@@ -101,3 +107,55 @@ def test_a_reader_may_write_and_read_again() -> None:
         pass
     with lock.write():  # nothing left held
         pass
+
+
+def test_n_grams_of_files_and_snippets() -> None:
+    # whitespace runs are one space; each 4 bytes is a big-endian number
+    def text(codes: object) -> list[bytes]:
+        return sorted(int(c).to_bytes(4, "big") for c in codes)  # type: ignore[attr-defined]
+
+    assert text(file_grams(b"a =\n\t  b;")) == [b" = b", b"= b;", b"a = "]
+    assert text(snippet_grams("  a  =  b;")) == [b" = b", b"= b;", b"a = "]
+    assert snippet_grams("a b") is None  # shorter than a gram
+    # a no-break space is not split on by bytes.split(): only each word counts
+    assert text(snippet_grams("name\u00a0= null")) == [b"null", b"name"][::-1]
+
+
+def test_the_n_gram_index_keeps_the_files_holding_every_gram() -> None:
+    files = [b"String name = null;", b"String name = value;", b"int name = null;"] * 7
+    files.append(b"String name = null; // once")
+    grams = GramIndex.build([file_grams(f) for f in files])
+    assert grams.count == 22
+    # 22 files: a bitmap is 3 bytes, smaller than a list of 2 numbers: the grams of the
+    # last file's "ll; // once" are in one file (lists), the others in more (bitmaps)
+    sparse = {
+        int(k).to_bytes(4, "big") for k, row in zip(grams.keys, grams.rows, strict=True) if row < 0
+    }
+    assert sparse == {b"ll; ", b"l; /", b"; //", b" // ", b"// o", b"/ on", b" onc", b"once"}
+    assert grams.candidates(snippet_grams("String name = null")).tolist() == [
+        *range(0, 21, 3),
+        21,
+    ]
+    assert grams.candidates(snippet_grams("name = value")).tolist() == list(range(1, 21, 3))
+    assert grams.candidates(snippet_grams("null; // once")).tolist() == [21]
+    assert grams.candidates(snippet_grams("int name = value")).tolist() == []
+    assert grams.candidates(snippet_grams("nothing here")).tolist() == []
+    postings = WordPostings.from_state(
+        {
+            "paths": [f"f{i:02}" for i in range(22)],
+            "blobs": ["b"] * 22,
+            "postings": {b"name": array("I", range(22)), b"int": array("I", range(2, 21, 3))},
+            "grams": grams.state(),
+        }
+    )
+    assert postings.candidates(b"int  name =") == ["f02", "f05", "f08", "f11", "f14", "f17", "f20"]
+
+
+def test_a_code_search_finds_through_the_n_gram_index(tmp_path: Path) -> None:
+    root = _repo(tmp_path, 5)
+    (root / "p/C03.java").write_text("package p;\nclass C03 {\n    String  name  =  null;\n}\n")
+    index = index_of(root, tmp_path)
+    assert index.postings is not None and index.postings.grams is not None
+    assert index.code_candidates(b"String name = null") == ["p/C03.java"]
+    out = Maple(index).find_code("String name = null")  # ignoring runs of spaces
+    assert out.startswith("Found 1 match") and "p/C03.java, line 3" in out
