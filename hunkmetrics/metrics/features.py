@@ -18,6 +18,7 @@ from ..lang.fragment import cached_fragment
 from ..lang.index import ParseCache
 from ..lang.languages import LanguageRules, rules_for_path
 from ..patch.model import FileDiff, Hunk, LineKind, Patch
+from ..shortlist import few
 from ..sources.resolve import Sources
 
 SEPARATOR = "\x00SEP\x00"  # the one token between a hunk's removed and added tokens
@@ -275,4 +276,4 @@ def patch_features(
 
 
 def _list(indices: Iterable[int]) -> str:
-    return ",".join(str(i) for i in indices)
+    return few(indices)
