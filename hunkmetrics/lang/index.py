@@ -15,6 +15,7 @@ from .incremental import Header, header_edits, headers, reversed_headers
 from .javaparser_diameter import BirchTree
 from .languages import Language
 from .names import clean_type, join, text
+from .parse_guard import parse
 from .paths import directory_package
 from .windows import DECORATED, declared_package, scope_captures
 
@@ -111,7 +112,7 @@ class ParseCache:
         key = (language.name, data)
         tree = self.trees.get(key)
         if tree is None:
-            tree = self._reparse(language, data) or language.parser().parse(data)
+            tree = self._reparse(language, data) or parse(language.parser(), data)
             self.trees[key] = tree
             self.parses += 1
         return tree
@@ -140,7 +141,7 @@ class ParseCache:
                 e.old_end_point,
                 e.new_end_point,
             )
-        tree = language.parser().parse(data, edited)
+        tree = parse(language.parser(), data, edited)
         if tree.root_node.has_error:
             return None
         self.incremental_parses += 1
@@ -215,7 +216,7 @@ def build_index(
     the whole index does, for less work. `windowed` (with `reach`) goes further: only
     the scopes on the spans' lines are looked for (lang/windows.py), not every type of
     the file, and those answers stay the same."""
-    tree = tree or language.parser().parse(data)
+    tree = tree or parse(language.parser(), data)
     narrowed = scope_captures(language, tree, reach) if windowed and reach else None
     captures = (
         narrowed
