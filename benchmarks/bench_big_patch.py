@@ -118,12 +118,16 @@ limit = {limit!r}
 def cap():
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 started = time.perf_counter()
-done = subprocess.run({command!r}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    env={env!r}, cwd={cwd!r}, preexec_fn=cap)
+try:
+    done = subprocess.run({command!r}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env={env!r}, cwd={cwd!r}, preexec_fn=cap, timeout={timeout!r})
+    status, err = done.returncode, done.stderr
+except subprocess.TimeoutExpired as exc:
+    status, err = "timeout", exc.stderr or b""
 seconds = time.perf_counter() - started
 peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-lines = done.stderr.decode(errors="replace").strip().splitlines()
-print(json.dumps({{"seconds": seconds, "peak_mib": peak, "status": done.returncode,
+lines = err.decode(errors="replace").strip().splitlines()
+print(json.dumps({{"seconds": seconds, "peak_mib": peak, "status": status,
     "last_stderr_line": lines[-1][:300] if lines else ""}}))
 """
 
@@ -133,14 +137,14 @@ _PARSE = (
 )
 
 
-def measure_big(code: str, diff: Path, command: str, limit: int) -> dict[str, Any]:
+def measure_big(code: str, diff: Path, command: str, limit: int, timeout: float) -> dict[str, Any]:
     """One command on a big diff in a fresh process under `limit` bytes of address space."""
     env = {"PYTHONPATH": code, "PATH": "/usr/bin:/bin", "HUNKMETRICS_MAX_PATCH_BYTES": str(1 << 40)}
     if command == "parse":
         argv = [sys.executable, "-c", _PARSE, str(diff)]
     else:
         argv = [sys.executable, "-m", "hunkmetrics", command, str(diff), "--format", "json"]
-    child = _BIG.format(command=argv, env=env, cwd=str(diff.parent), limit=limit)
+    child = _BIG.format(command=argv, env=env, cwd=str(diff.parent), limit=limit, timeout=timeout)
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(done.stderr)
@@ -164,7 +168,7 @@ def main_big(args: argparse.Namespace) -> int:
             files, hunks = big_diff(diff, megabytes)
             size = diff.stat().st_size
             for command in ["parse", *args.commands]:
-                row = measure_big(code, diff, command, limit)
+                row = measure_big(code, diff, command, limit, args.timeout)
                 row.update(bytes=size, files=files, hunks=hunks, command=command)
                 row["peak_per_input_byte"] = row["peak_mib"] * 2**20 / size
                 print(
@@ -178,6 +182,7 @@ def main_big(args: argparse.Namespace) -> int:
         "machine": about,
         "code": measured,
         "limit_gib": args.limit_gib,
+        "timeout_s": args.timeout,
         "runs": {str(k): r for k, r in enumerate(runs)},
     }
     out = args.out if args.out is not None else HERE / "results" / "big_diff.json"
@@ -198,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--diff-mb", type=float, nargs="+", help="big diffs of these sizes")
     parser.add_argument("--commands", nargs="+", default=["hunks"], help="with --diff-mb")
     parser.add_argument("--limit-gib", type=float, default=6.0, help="with --diff-mb")
+    parser.add_argument("--timeout", type=float, default=600.0, help="s per run, with --diff-mb")
     args = parser.parse_args(argv)
     if args.diff_mb:
         return main_big(args)

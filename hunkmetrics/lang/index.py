@@ -76,6 +76,23 @@ class FileIndex:
         return found
 
 
+#: Fragments (and their trees) a ParseCache keeps: the most recently made ones.
+KEPT_FRAGMENTS = 8192
+
+
+class RecentDict(dict[tuple[object, ...], object]):
+    """A dict that keeps only its `size` most recently added entries."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key: tuple[object, ...], value: object) -> None:
+        super().__setitem__(key, value)
+        while len(self) > self.size:
+            del self[next(iter(self))]
+
+
 @dataclass
 class ParseCache:
     """Trees and indexes by language and file text: each distinct text is parsed once per
@@ -92,7 +109,11 @@ class ParseCache:
     reached: dict[
         tuple[tuple[str, str, bytes, str | None], tuple[tuple[int, int], ...]], FileIndex
     ] = field(default_factory=dict)
-    fragments: dict[tuple[object, ...], object] = field(default_factory=dict)
+    # a hunk's fragments (with their trees) are reused within its own work, so only the
+    # latest are kept: memory stays bounded however many hunks a patch has
+    fragments: dict[tuple[object, ...], object] = field(
+        default_factory=lambda: RecentDict(KEPT_FRAGMENTS)
+    )
     shaped: dict[tuple[str, bytes, tuple[tuple[int, int], ...] | None], BirchTree | None] = field(
         default_factory=dict
     )
