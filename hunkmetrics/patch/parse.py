@@ -102,11 +102,14 @@ def read_patch(
 
 
 MAX_PATCH_BYTES_ENV = "HUNKMETRICS_MAX_PATCH_BYTES"
-DEFAULT_MAX_PATCH_BYTES = 256 * 1024 * 1024
+# A 64 MiB diff takes `hunks` about 1.6 GB and 2 minutes on a 2-core EPYC (about 25
+# bytes of memory per byte of diff; docs/security.md, "Figures"): well within one worker's
+# default share of a 24 GB machine. 256 MiB took 6+ GB.
+DEFAULT_MAX_PATCH_BYTES = 64 * 1024 * 1024
 
 
 def max_patch_bytes() -> int:
-    """The largest patch file read: `HUNKMETRICS_MAX_PATCH_BYTES` (bytes) or 256 MiB."""
+    """The largest patch file read: `HUNKMETRICS_MAX_PATCH_BYTES` (bytes) or 64 MiB."""
     value = os.environ.get(MAX_PATCH_BYTES_ENV)
     if value is None:
         return DEFAULT_MAX_PATCH_BYTES
