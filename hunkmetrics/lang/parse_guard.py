@@ -23,9 +23,13 @@ MIN_ROOM = 16 << 20  # reserved before any parse, however small
 def ensure_room(size: int) -> None:
     """Raise MemoryError unless the process can still map the memory a tree of `size`
     source bytes takes (the address space is reserved, not touched, then given back)."""
+    length = MIN_ROOM + size * TREE_BYTES_PER_BYTE
     try:
-        with mmap.mmap(-1, MIN_ROOM + size * TREE_BYTES_PER_BYTE):
-            pass
+        if hasattr(mmap, "MAP_PRIVATE"):  # Unix: private, so nothing is shared or charged
+            room = mmap.mmap(-1, length, flags=mmap.MAP_PRIVATE)
+        else:  # pragma: no cover - Windows
+            room = mmap.mmap(-1, length)
+        room.close()
     except OSError:
         raise MemoryError(
             f"no room left to parse {size:,} bytes of source (tree-sitter cannot fail safely)"
