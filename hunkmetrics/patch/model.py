@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -53,7 +54,8 @@ class Hunk:
     new_start: int
     new_lines: int
     section: str
-    lines: tuple[Line, ...]
+    # a tuple, or PackedLines (patch/packed.py: Lines made when read) from the parser
+    lines: Sequence[Line]
 
     @property
     def removed(self) -> tuple[Line, ...]:
@@ -98,13 +100,15 @@ class Hunk:
         return not self.removed and bool(self.added)
 
     def swapped(self) -> Hunk:
+        from .packed import pack  # packed.py builds on this module
+
         return replace(
             self,
             old_start=self.new_start,
             old_lines=self.new_lines,
             new_start=self.old_start,
             new_lines=self.old_lines,
-            lines=_reverse_line_order(tuple(line.swapped() for line in self.lines)),
+            lines=pack(_reverse_line_order(tuple(line.swapped() for line in self.lines))),
         )
 
 

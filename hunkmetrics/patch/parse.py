@@ -26,6 +26,7 @@ from .names import (
     split_git_header,
     strips_first_directory,
 )
+from .packed import pack
 
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"  # keeps bytes that are not UTF-8, round-trips them exactly
@@ -217,6 +218,7 @@ def parse_patch(
     strip_lone = _plain_strip(sections)
     for section in sections:
         file_diff = _file_diff(section, index, name, strip_lone, strip)
+        section.hunks = []  # read as placeholders: the file's own hunks replace them
         index += len(file_diff.hunks)
         files.append(file_diff)
         reason = file_diff.excluded_reason
@@ -468,7 +470,7 @@ class _Reader:
             new_start=new_start,
             new_lines=new_count,
             section=(match[5] or "").strip(),
-            lines=tuple(body),
+            lines=pack(body),
         )
 
 
