@@ -7,17 +7,20 @@ Every error is one PatchError line."""
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import stat
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import PatchError
 from .lines import DiffLines
-from .model import FileDiff, FileStatus, Hunk, Line, LineKind, Patch
+from .model import FileDiff, FileStatus, Hunk, Line, LineKind, Patch, pack
 from .names import (
     DEV_NULL,
     drop_component,
@@ -26,7 +29,6 @@ from .names import (
     split_git_header,
     strips_first_directory,
 )
-from .packed import pack
 
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"  # keeps bytes that are not UTF-8, round-trips them exactly
@@ -207,7 +209,8 @@ def parse_patch(
     if _is_crlf_converted(raw):
         raw = raw.replace(b"\r\n", b"\n")
         warnings.append("the whole diff has CRLF line endings; read it with LF endings")
-    sections = _Reader(DiffLines(raw), name).sections()
+    with _no_cycle_collection():
+        sections = _Reader(DiffLines(raw), name).sections()
     if not sections:
         raise patch_error(
             f"{show(name)}: no file changes found (expected a unified diff with '---', '+++' "
@@ -237,6 +240,19 @@ def parse_patch(
 
         patch = recut_regions(patch)
     return patch
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Reading makes millions of objects and no reference cycle: the cycle collector,
+    which would walk them all again and again as they pile up, is paused meanwhile."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _drop_bom(raw: bytes, name: str, warnings: list[str]) -> bytes:
