@@ -23,6 +23,7 @@ from hunkmetrics.metrics.birch_artifacts import PublishedArtifacts
 from hunkmetrics.metrics.divergence import ARTIFACTS_MAX_HUNKS, compute_divergence
 from hunkmetrics.metrics.profiles import profile
 from hunkmetrics.patch.lines import DiffLines
+from hunkmetrics.patch.model import Line, LineKind, PackedLines, pack
 from hunkmetrics.patch.parse import parse_patch
 from hunkmetrics.shortlist import few
 
@@ -279,3 +280,22 @@ def test_a_3000_file_patch_warns_in_one_short_line() -> None:
         "hunks 0,1,2,3,4 … (2,995 more; 3,000 in all): whole-file sections, not counted in "
         "the birch profile"
     )
+
+
+def test_packed_lines_are_the_lines_they_pack() -> None:
+    diff = (
+        "--- a/x.txt\n+++ b/x.txt\n@@ -9,3 +9,3 @@\n a\r\n-b\n+c\n \n\\ No newline at end of file\n"
+    )
+    hunk = parse_patch(diff).hunks[0]
+    expected = (
+        Line(LineKind.CONTEXT, "a", 9, 9, "\r\n"),
+        Line(LineKind.REMOVED, "b", 10, None, "\n"),
+        Line(LineKind.ADDED, "c", None, 10, "\n"),
+        Line(LineKind.CONTEXT, "", 11, 11, ""),
+    )
+    assert isinstance(hunk.lines, PackedLines)
+    assert hunk.lines == expected and expected == hunk.lines
+    assert hash(hunk.lines) == hash(expected) and len(hunk.lines) == 4
+    assert hunk.lines[1] == expected[1] and hunk.lines[-1] == expected[-1]
+    assert hunk.lines[1:3] == expected[1:3]
+    assert list(pack([])) == [] and pack(expected) == expected

@@ -105,9 +105,9 @@ def read_patch(
 
 
 MAX_PATCH_BYTES_ENV = "HUNKMETRICS_MAX_PATCH_BYTES"
-# A 64 MiB diff takes `hunks` about 1.6 GB and 2 minutes on a 2-core EPYC (about 25
-# bytes of memory per byte of diff; docs/security.md, "Figures"): well within one worker's
-# default share of a 24 GB machine. 256 MiB took 6+ GB.
+# A 64 MiB diff takes `hunks` about 0.55 GB and 2 minutes on a 2-core EPYC with 24 GB
+# (docs/security.md, "Sizes, caps and figures"); 256 MiB would take 8+ minutes, and the
+# pairwise metrics grow with the square of the hunks.
 DEFAULT_MAX_PATCH_BYTES = 64 * 1024 * 1024
 
 
