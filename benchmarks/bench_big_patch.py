@@ -12,6 +12,15 @@ is its own) that imports hunkmetrics and computes the divergence once; the best 
 figures are the pair work: L (token edit distance or BLEU), S (edit bags, or for birch
 the edit-bag fallback S of a diff without sources) and the pair arrays. `--cli` also
 times `hunkmetrics divergence --format json` (the summary only, no pairs).
+
+`--diff-mb 250 1000` measures big diffs instead (issue 31): a generated diff of that many
+MB (Java files, three 7-line hunks each: `big_diff`), read by `parse` (the patch model
+only) and by `--commands` (default `hunks`), each in a fresh process under an
+address-space limit (`--limit-gib`, default 6) with HUNKMETRICS_MAX_PATCH_BYTES raised
+to let it in: time, peak RSS, exit status and the last line on stderr. Results go to
+benchmarks/results/big_diff.json.
+
+    python benchmarks/bench_big_patch.py --diff-mb 16 64 250 1000 --code .
 """
 
 from __future__ import annotations
@@ -78,6 +87,111 @@ def measure_cli(code: str, patch: Path, profile: str) -> dict[str, Any]:
     return dict(json.loads(done.stdout))
 
 
+def big_diff(path: Path, megabytes: float) -> tuple[int, int]:
+    """Write a diff of about `megabytes` MB: Java files, each with three 7-line hunks
+    that change one log line. (files, hunks) written."""
+    size = int(megabytes * 2**20)
+    written = files = 0
+    with path.open("w") as out:
+        while written < size:
+            name = f"src/main/java/org/example/m{files % 40}/p{files % 7}/Type{files}.java"
+            parts = [f"diff --git a/{name} b/{name}\nindex 1234567..89abcde 100644\n"]
+            parts.append(f"--- a/{name}\n+++ b/{name}\n")
+            for h in range(3):
+                start = 10 + 40 * h
+                parts.append(f"@@ -{start},7 +{start},7 @@ public class Type{files} {{\n")
+                parts.append(f"         int count{h} = compute(value, {h});\n")
+                parts.append(f"         if (count{h} > limit) {{\n             return;\n")
+                parts.append(f'-        log.debug("old message number {files} {h}");\n')
+                parts.append(f'+        log.info("new message number {files} {h}");\n')
+                parts.append(f"         }}\n         total += count{h};\n         return total;\n")
+            text = "".join(parts)
+            out.write(text)
+            written += len(text)
+            files += 1
+    return files, 3 * files
+
+
+_BIG = """
+import json, resource, subprocess, sys, time
+limit = {limit!r}
+def cap():
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+started = time.perf_counter()
+try:
+    done = subprocess.run({command!r}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env={env!r}, cwd={cwd!r}, preexec_fn=cap, timeout={timeout!r})
+    status, err = done.returncode, done.stderr
+except subprocess.TimeoutExpired as exc:
+    status, err = "timeout", exc.stderr or b""
+seconds = time.perf_counter() - started
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+lines = err.decode(errors="replace").strip().splitlines()
+print(json.dumps({{"seconds": seconds, "peak_mib": peak, "status": status,
+    "last_stderr_line": lines[-1][:300] if lines else ""}}))
+"""
+
+_PARSE = (
+    "import sys; from hunkmetrics.patch.parse import read_patch; "
+    "p = read_patch(sys.argv[1]); print(len(p.files))"
+)
+
+
+def measure_big(code: str, diff: Path, command: str, limit: int, timeout: float) -> dict[str, Any]:
+    """One command on a big diff in a fresh process under `limit` bytes of address space."""
+    env = {"PYTHONPATH": code, "PATH": "/usr/bin:/bin", "HUNKMETRICS_MAX_PATCH_BYTES": str(1 << 40)}
+    if command == "parse":
+        argv = [sys.executable, "-c", _PARSE, str(diff)]
+    else:
+        argv = [sys.executable, "-m", "hunkmetrics", command, str(diff), "--format", "json"]
+    child = _BIG.format(command=argv, env=env, cwd=str(diff.parent), limit=limit, timeout=timeout)
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(done.stderr)
+    return dict(json.loads(done.stdout))
+
+
+def main_big(args: argparse.Namespace) -> int:
+    about = machine()
+    print(f"machine: {about['cpu_model']}, {about['cpu_count']} cores, {about['memory_gib']} GiB")
+    limit = int(args.limit_gib * 2**30)
+    runs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        if args.code is not None:
+            code, measured = str(args.code.resolve()), {"source": str(args.code), "snapshot": False}
+        else:
+            measured = snapshot_hunkmetrics(work)
+            code = str(work / "snapshot")
+        for megabytes in args.diff_mb:
+            diff = work / f"big_{megabytes}.diff"
+            files, hunks = big_diff(diff, megabytes)
+            size = diff.stat().st_size
+            for command in ["parse", *args.commands]:
+                row = measure_big(code, diff, command, limit, args.timeout)
+                row.update(bytes=size, files=files, hunks=hunks, command=command)
+                row["peak_per_input_byte"] = row["peak_mib"] * 2**20 / size
+                print(
+                    f"{size / 2**20:7.0f} MB {command:>8}: {row['seconds']:7.1f} s, peak "
+                    f"{row['peak_mib']:7.0f} MiB ({row['peak_per_input_byte']:.1f} x input), "
+                    f"exit {row['status']} {row['last_stderr_line'][:120]}"
+                )
+                runs.append(row)
+            diff.unlink()
+    result = {
+        "machine": about,
+        "code": measured,
+        "limit_gib": args.limit_gib,
+        "timeout_s": args.timeout,
+        "runs": {str(k): r for k, r in enumerate(runs)},
+    }
+    out = args.out if args.out is not None else HERE / "results" / "big_diff.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(compact_json(result))
+    print(f"wrote {out}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hunks", type=int, nargs="+", default=list(SIZES))
@@ -85,8 +199,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--code", type=Path, help="a directory holding the hunkmetrics package")
     parser.add_argument("--cli", action="store_true", help="also time the CLI's JSON summary")
-    parser.add_argument("--out", type=Path, default=HERE / "results" / "big_patch.json")
+    parser.add_argument("--out", type=Path, help="results file (default under results/)")
+    parser.add_argument("--diff-mb", type=float, nargs="+", help="big diffs of these sizes")
+    parser.add_argument("--commands", nargs="+", default=["hunks"], help="with --diff-mb")
+    parser.add_argument("--limit-gib", type=float, default=6.0, help="with --diff-mb")
+    parser.add_argument("--timeout", type=float, default=600.0, help="s per run, with --diff-mb")
     args = parser.parse_args(argv)
+    if args.diff_mb:
+        return main_big(args)
+    if args.out is None:
+        args.out = HERE / "results" / "big_patch.json"
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         if args.code is not None:

@@ -58,6 +58,21 @@ def out_of_memory_line() -> str:
     return f"needs more than {size_text(soft)} of memory; raise --max-memory or split it"
 
 
+def command_out_of_memory_line() -> str:
+    """What a command says when it ran out of memory: a resource limit, not a bug, with
+    the limit it ran under (its address space) and what to do."""
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0] if resource is not None else None
+    if soft is None or soft == resource.RLIM_INFINITY:
+        return (
+            "out of memory: the machine had no more to give; close other programs or split "
+            "the patch (batch and mine run each patch under --max-memory)"
+        )
+    return (
+        f"out of memory: this needs more than {size_text(soft)}, the address-space limit "
+        "the command runs under (ulimit -v); raise it or split the patch"
+    )
+
+
 def error_line(exc: BaseException) -> str:
     """The one line a dataset record's "error" holds: an input error's own message, or
     `internal error: Type: message` for anything else (a bug, on that item only)."""

@@ -30,6 +30,7 @@ from .metrics.proximity import ProximityResult, classify
 from .patch.model import Patch
 from .patch.parse import parse_patch, read_patch, read_patch_bytes
 from .patch.regions import recut_regions
+from .shortlist import few
 from .sources.readers import FileReader, open_reader
 from .sources.resolve import Sources, resolve_sources
 
@@ -73,7 +74,7 @@ class Workspace:
         if not dropped:
             return
         reasons = dict.fromkeys((f.path for f in self.patch.files), "comment or whitespace only")
-        listed = ",".join(str(i) for i in sorted(dropped))
+        listed = few(sorted(dropped))
         patch = without_hunks(self.patch, dropped, reasons)
         self.patch = replace(
             patch,

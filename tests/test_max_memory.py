@@ -31,11 +31,11 @@ SMALL = """diff --git a/src/{name}.py b/src/{name}.py
 
 
 def _big(lines: int) -> str:
-    """A new file of `lines` assignments: parsing it takes far more than 600 MB."""
-    body = "".join(f"+v{i} = {i}\n" for i in range(lines))
+    """A new file of `lines` one-letter lines: a hunk of 3 million lines takes far more
+    than 600 MB to read (too many lines to parse, so no tree is built)."""
     return (
         "diff --git a/src/big.py b/src/big.py\nnew file mode 100644\n--- /dev/null\n"
-        f"+++ b/src/big.py\n@@ -0,0 +1,{lines} @@\n{body}"
+        f"+++ b/src/big.py\n@@ -0,0 +1,{lines} @@\n" + "+x\n" * lines
     )
 
 
@@ -58,7 +58,7 @@ def test_a_patch_over_the_limit_is_one_row_and_nothing_is_left(tmp_path):
     patches.mkdir()
     (patches / "small1.diff").write_text(SMALL.format(name="a"))
     (patches / "small2.diff").write_text(SMALL.format(name="b"))
-    (patches / "big.diff").write_text(_big(400_000))
+    (patches / "big.diff").write_text(_big(3_000_000))
     out = tmp_path / "out.jsonl"
     marker = f"HUNKMETRICS_TEST_RUN={uuid.uuid4().hex}"
     key, value = marker.split("=")

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
-from ..errors import EXIT_INPUT, EXIT_INTERNAL, HunkmetricsError
+from ..errors import EXIT_INPUT, EXIT_INTERNAL, HunkmetricsError, command_out_of_memory_line
 
 
 class BareFlagsGroup(TyperGroup):
@@ -80,13 +80,16 @@ def fail(message: str, code: int) -> NoReturn:
 
 
 def guarded(ctx: typer.Context, action: Callable[[], Any]) -> Any:
-    """Run a command body: input errors → one line and exit 2; bugs → exit 1."""
+    """Run a command body: input errors → one line and exit 2; running out of memory
+    (a resource limit, not a bug) → one line saying what to do and exit 2; bugs → exit 1."""
     try:
         return action()
     except typer.Exit:
         raise
     except HunkmetricsError as exc:
         fail(f"error: {exc}", EXIT_INPUT)
+    except MemoryError:
+        fail(f"error: {command_out_of_memory_line()}", EXIT_INPUT)
     except BrokenPipeError:
         raise typer.Exit(0) from None
     except Exception as exc:  # an internal error: never a bare traceback by default

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+import uuid
 from collections.abc import Iterable
 from typing import Any
 
@@ -20,38 +21,57 @@ def write_text(text: str) -> None:
     sys.stdout.buffer.flush()
 
 
+#: JSON text gathered before it is written: the document is never one string.
+JSON_CHUNK = 1 << 20
+
+
 def write_json(document: dict[str, Any]) -> None:
-    """Write a document with indent 2. Lazy pair lists (PairRows) are streamed in place,
-    one pair a line, so millions of pairs never sit in memory as dicts or one string."""
+    """Write a document with indent 2, as `json.dumps` would, piece by piece (never as
+    one string). Lazy pair lists (PairRows) are streamed in place, one pair a line, so
+    millions of pairs never sit in memory as dicts or one string."""
     streams: dict[str, PairRows] = {}
+    mark = uuid.uuid4().hex
 
-    def swap(node: Any) -> Any:
+    def default(node: Any) -> Any:
         if isinstance(node, PairRows):
-            token = f"\x00pairs{len(streams)}\x00"
-            streams[token] = node
+            token = f"\x00pairs{mark}{len(streams)}\x00"
+            streams[json.dumps(token, ensure_ascii=False)] = node
             return token
-        if isinstance(node, dict):
-            return {key: swap(value) for key, value in node.items()}
-        if isinstance(node, list):
-            return [swap(value) for value in node]
-        return node
+        raise TypeError(f"Object of type {type(node).__name__} is not JSON serializable")
 
-    text = json.dumps(swap(document), indent=2, ensure_ascii=False) + "\n"
-    for token, rows in streams.items():
-        quoted = json.dumps(token)
-        before, text = text.split(quoted, 1)
-        line_start = before.rfind("\n") + 1
-        indent = " " * (len(before[line_start:]) - len(before[line_start:].lstrip(" ")))
-        write_text(before)
-        if not len(rows):
-            write_text("[]")
+    encoder = json.JSONEncoder(indent=2, ensure_ascii=False, default=default)
+    pending: list[str] = []
+    size = 0
+    line = ""  # the text written since the last line break
+    for chunk in encoder.iterencode(document):
+        rows = streams.pop(chunk, None) if chunk.startswith('"\\u0000pairs') else None
+        if rows is not None:
+            write_text("".join(pending))
+            pending, size = [], 0
+            _write_pairs(rows, " " * (len(line) - len(line.lstrip(" "))))
+            line = " " * (len(line) - len(line.lstrip(" "))) + "]"
             continue
-        inner = indent + "  "
-        write_text("[\n" + inner)
-        for chunk in rows.json_chunks(indent=inner):
-            write_text(chunk)
-        write_text("\n" + indent + "]")
-    write_text(text)
+        pending.append(chunk)
+        size += len(chunk)
+        cut = chunk.rfind("\n")
+        line = chunk[cut + 1 :] if cut >= 0 else line + chunk
+        if size >= JSON_CHUNK:
+            write_text("".join(pending))
+            pending, size = [], 0
+    pending.append("\n")
+    write_text("".join(pending))
+
+
+def _write_pairs(rows: PairRows, indent: str) -> None:
+    """A pair list in place of its token, one pair a line, `indent` deep."""
+    if not len(rows):
+        write_text("[]")
+        return
+    inner = indent + "  "
+    write_text("[\n" + inner)
+    for chunk in rows.json_chunks(indent=inner):
+        write_text(chunk)
+    write_text("\n" + indent + "]")
 
 
 CSV_ROWS = 20_000  # rows written at a time: a million pairs never sit in one string

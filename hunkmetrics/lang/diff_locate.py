@@ -65,6 +65,19 @@ def locate_from_diff(
     package = guess.name if guess.name is not None else ""
     root = top_qualifier(language, package, path, from_diff=True)
     index, fragment = _fragment_index(hunk, file_diff, language, side, package, root, cache)
+    if fragment.capped is not None:
+        return Location(
+            language.name,
+            guess.name,
+            None,
+            None,
+            (),
+            None,
+            "diff",
+            note=f"not parsed: {fragment.capped}; located at file level only",
+            placed=False,
+            evidence=Evidence(guess.basis, "unknown", "unknown"),
+        )
     view = diff_view(index, fragment, hunk, side, language)
     location = replace(locate_in_index(view.index, hunk, "diff"), package=guess.name)
     if side == "post":

@@ -15,6 +15,7 @@ from ..patch.model import FileDiff, Hunk, LineKind
 from .hooks.base import FragmentHeader
 from .index import FileIndex, ParseCache, count_errors
 from .languages import Language
+from .parse_guard import parse, too_large
 from .sweep import covering_below
 
 Side = Literal["pre", "post"]
@@ -62,6 +63,8 @@ class Fragment:
     errors: int
     head: int = 0  # wrapper lines before the hunk's own (0: nothing hidden is reopened)
     header_seen: bool = True  # a wrapper type comes from the `@@` heading, not made up
+    # Why the hunk's lines were left out of the parse (parse_guard.too_large), or None.
+    capped: str | None = None
 
 
 def hunk_side_lines(hunk: Hunk, side: Side = "pre") -> list[tuple[int, str]]:
@@ -142,6 +145,9 @@ def build_fragment(
     numbered = hunk_side_lines(hunk, side)
     body = [text for _, text in numbered]
     numbers: list[int | None] = [n for n, _ in numbered]
+    capped = too_large(body)
+    if capped is not None:  # only the wrapper is parsed: no scope from the hunk's lines
+        body, numbers = [], []
     header = language.hooks.fragment_header(hunk.section, file_diff.path) if use_header else None
     candidates: list[Wrapping] = []
     if language.fragment == "indent":
@@ -155,10 +161,10 @@ def build_fragment(
     seen = header is None or header.seen
     for lines, line_map, wrapper_types, head in candidates:
         data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
-        tree = parser.parse(data)
+        tree = parse(parser, data)
         errors = count_errors(tree)
         if best is None or errors < best.errors:
-            best = Fragment(data, tuple(line_map), wrapper_types, tree, errors, head, seen)
+            best = Fragment(data, tuple(line_map), wrapper_types, tree, errors, head, seen, capped)
         if errors == 0:
             break
     assert best is not None

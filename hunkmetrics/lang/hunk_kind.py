@@ -18,6 +18,7 @@ from .fragment import Side, cached_fragment
 from .index import ParseCache
 from .languages import Language, default_languages
 from .locate import SourceFiles
+from .parse_guard import parse, too_large
 
 HunkKind = Literal["code", "comment", "whitespace"]
 HUNK_KINDS: tuple[HunkKind, ...] = ("code", "comment", "whitespace")
@@ -80,8 +81,10 @@ def _inside_block_comment(hunk: Hunk, side: str, language: Language) -> bool:
         return False
     if not all(text.lstrip().startswith("*") for text in lines if text.strip()):
         return False  # only ` * …` continuation lines: code cannot look like that
+    if too_large(lines) is not None:
+        return False  # not parsed: taken for code
     data = ("/*\n" + "\n".join(lines) + "\n*/\n").encode("utf-8", "surrogateescape")
-    root = language.parser().parse(data).root_node
+    root = parse(language.parser(), data).root_node
     return root.named_child_count == 1 and root.named_children[0].type in language.comments
 
 

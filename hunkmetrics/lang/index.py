@@ -15,6 +15,7 @@ from .incremental import Header, header_edits, headers, reversed_headers
 from .javaparser_diameter import BirchTree
 from .languages import Language
 from .names import clean_type, join, text
+from .parse_guard import parse
 from .paths import directory_package
 from .windows import DECORATED, declared_package, scope_captures
 
@@ -75,6 +76,23 @@ class FileIndex:
         return found
 
 
+#: Fragments (and their trees) a ParseCache keeps: the most recently made ones.
+KEPT_FRAGMENTS = 8192
+
+
+class RecentDict(dict[tuple[object, ...], object]):
+    """A dict that keeps only its `size` most recently added entries."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key: tuple[object, ...], value: object) -> None:
+        super().__setitem__(key, value)
+        while len(self) > self.size:
+            del self[next(iter(self))]
+
+
 @dataclass
 class ParseCache:
     """Trees and indexes by language and file text: each distinct text is parsed once per
@@ -91,7 +109,11 @@ class ParseCache:
     reached: dict[
         tuple[tuple[str, str, bytes, str | None], tuple[tuple[int, int], ...]], FileIndex
     ] = field(default_factory=dict)
-    fragments: dict[tuple[object, ...], object] = field(default_factory=dict)
+    # a hunk's fragments (with their trees) are reused within its own work, so only the
+    # latest are kept: memory stays bounded however many hunks a patch has
+    fragments: dict[tuple[object, ...], object] = field(
+        default_factory=lambda: RecentDict(KEPT_FRAGMENTS)
+    )
     shaped: dict[tuple[str, bytes, tuple[tuple[int, int], ...] | None], BirchTree | None] = field(
         default_factory=dict
     )
@@ -111,7 +133,7 @@ class ParseCache:
         key = (language.name, data)
         tree = self.trees.get(key)
         if tree is None:
-            tree = self._reparse(language, data) or language.parser().parse(data)
+            tree = self._reparse(language, data) or parse(language.parser(), data)
             self.trees[key] = tree
             self.parses += 1
         return tree
@@ -140,7 +162,7 @@ class ParseCache:
                 e.old_end_point,
                 e.new_end_point,
             )
-        tree = language.parser().parse(data, edited)
+        tree = parse(language.parser(), data, edited)
         if tree.root_node.has_error:
             return None
         self.incremental_parses += 1
@@ -215,7 +237,7 @@ def build_index(
     the whole index does, for less work. `windowed` (with `reach`) goes further: only
     the scopes on the spans' lines are looked for (lang/windows.py), not every type of
     the file, and those answers stay the same."""
-    tree = tree or language.parser().parse(data)
+    tree = tree or parse(language.parser(), data)
     narrowed = scope_captures(language, tree, reach) if windowed and reach else None
     captures = (
         narrowed

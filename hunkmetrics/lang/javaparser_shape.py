@@ -45,6 +45,8 @@ from typing import TYPE_CHECKING, Final
 import tree_sitter as ts
 import tree_sitter_java
 
+from .parse_guard import parse
+
 # ---- the rules -----------------------------------------------------------------------
 
 #: tree-sitter nodes with no JavaParser counterpart: their children hang on the parent.
@@ -957,4 +959,4 @@ def _java_parser() -> ts.Parser:
 def shape_java(source: bytes) -> ShapedTree:
     """Parse Java source with tree-sitter-java and reshape it."""
     source = javaparser_lines(source)
-    return reshape(_java_parser().parse(source).root_node, file_last_line(source))
+    return reshape(parse(_java_parser(), source).root_node, file_last_line(source))

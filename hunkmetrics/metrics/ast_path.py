@@ -87,6 +87,10 @@ class FileStructure:
     def anchors(self, spans: Sequence[tuple[int, int]]) -> list[int]:
         return [anchor(self.tree, start, end) for start, end in spans]
 
+    def cells(self, spans: Sequence[tuple[int, int]]) -> AnchorDistances:
+        """S of pairs of the given spans, computed when asked (no k x k matrix)."""
+        return AnchorDistances(self, self.anchors(spans))
+
     def pair_matrix(self, spans: Sequence[tuple[int, int]]) -> npt.NDArray[np.float64]:
         """S for every pair of the given spans (symmetric, 0 on the diagonal)."""
         nodes = self.anchors(spans)
@@ -97,4 +101,22 @@ class FileStructure:
                 out[i, j] = out[j, i] = structural(
                     distance(self.tree, nodes[i], nodes[j]), self.diameter
                 )
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class AnchorDistances:
+    """S between hunks of one file from their anchors: `cells(rows, columns)` (positions
+    among the file's hunks) as `FileStructure.pair_matrix` would hold them."""
+
+    structure: FileStructure
+    nodes: list[int]
+
+    def cells(self, rows: npt.NDArray[np.int64], columns: npt.NDArray[np.int64]) -> np.ndarray:
+        tree, diam, nodes = self.structure.tree, self.structure.diameter, self.nodes
+        out = np.zeros((len(rows), len(columns)))
+        for r, i in enumerate(rows.tolist()):
+            for c, j in enumerate(columns.tolist()):
+                if i != j:
+                    out[r, c] = structural(distance(tree, nodes[i], nodes[j]), diam)
         return out

@@ -114,6 +114,9 @@ class FileMatrices:
 
 #: Cells (pairs of hunks) of one block of rows: its component matrices are a few MB.
 BLOCK_CELLS = 1 << 20
+#: The published artifacts rearrange whole n x n matrices: only for patches up to this
+#: many hunks (the study's patches have a few dozen; 2,000 makes 32 MB matrices).
+ARTIFACTS_MAX_HUNKS = 2000
 #: Up to this many pairs a result keeps its pairs; beyond, they are computed again from
 #: the per-hunk inputs each time they are read (streamed, block by block).
 KEEP_PAIRS = 1 << 20
@@ -344,6 +347,11 @@ def compute_divergence(
     if artifacts and not prof.reproduces_published_artifacts:
         raise ArgumentError(f"the published artifacts are the birch study's, not {prof.name}'s")
     hunks, dropped = prof.counted_hunks(patch)
+    if artifacts and len(hunks) + len(dropped) > ARTIFACTS_MAX_HUNKS:
+        raise ArgumentError(
+            f"the published artifacts are reproduced on whole pair matrices, for patches of "
+            f"up to {ARTIFACTS_MAX_HUNKS:,} hunks; this one has {len(hunks) + len(dropped):,}"
+        )
     inputs = PairInputs(patch, hunks, sources, cache if cache is not None else ParseCache())
     if dropped:
         inputs.warnings.append(prof.dropped_note(dropped))

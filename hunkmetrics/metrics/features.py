@@ -14,10 +14,12 @@ from typing import Literal
 
 import tree_sitter as ts
 
-from ..lang.fragment import cached_fragment
+from ..lang.fragment import Side, cached_fragment
 from ..lang.index import ParseCache
 from ..lang.languages import LanguageRules, rules_for_path
+from ..lang.parse_guard import MAX_FRAGMENT_BYTES, MAX_NESTING
 from ..patch.model import FileDiff, Hunk, LineKind, Patch
+from ..shortlist import few
 from ..sources.resolve import Sources
 
 SEPARATOR = "\x00SEP\x00"  # the one token between a hunk's removed and added tokens
@@ -26,7 +28,7 @@ _GENERIC_TOKEN = re.compile(
     r"->|::|\+\+|--|[^\sA-Za-z0-9_]"
 )
 
-BagFrom = Literal["source", "diff", "tokens"]
+BagFrom = Literal["source", "diff", "tokens", "not parsed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +194,9 @@ def hunk_features(
 ) -> HunkFeatures:
     text = hunk_text(hunk)
     rules = rules_for_path(file_diff.path)
-    if rules is None:
+    texts = sources.texts(file_diff) if sources is not None and rules is not None else None
+    capped = rules is not None and texts is None and _capped(hunk, file_diff, rules, cache)
+    if rules is None or capped:
         removed = generic_tokens(hunk.removed_text)
         added = generic_tokens(hunk.added_text)
         bag = edit_bag(
@@ -202,9 +206,10 @@ def hunk_features(
             _group(added),
         )
         tokens = [t for _, t in removed] + [SEPARATOR] + [t for _, t in added]
-        return HunkFeatures(hunk.index, file_diff.path, None, tuple(tokens), bag, "tokens", text)
+        built: BagFrom = "not parsed" if capped else "tokens"
+        language = rules.name if capped and rules is not None else None
+        return HunkFeatures(hunk.index, file_diff.path, language, tuple(tokens), bag, built, text)
     removed_rows, added_rows = _rows(hunk, LineKind.REMOVED), _rows(hunk, LineKind.ADDED)
-    texts = sources.texts(file_diff) if sources is not None else None
     errors = 0
     if texts is not None:
         # An image none of the hunk's lines are on is not parsed for it (a deletion's
@@ -238,6 +243,18 @@ def hunk_features(
     )
 
 
+def _capped(hunk: Hunk, file_diff: FileDiff, rules: LanguageRules, cache: ParseCache) -> bool:
+    """Whether a side of the hunk was too large to parse (parse_guard.too_large)."""
+    sides: list[Side] = []
+    if any(line.kind is LineKind.REMOVED for line in hunk.lines):
+        sides.append("pre")
+    if any(line.kind is LineKind.ADDED for line in hunk.lines):
+        sides.append("post")
+    return any(
+        cached_fragment(cache, hunk, file_diff, rules, side).capped is not None for side in sides
+    )
+
+
 def _group(tokens: list[tuple[str, str]]) -> dict[str, list[str]]:
     grouped: dict[str, list[str]] = defaultdict(list)
     for kind, token in tokens:
@@ -259,6 +276,13 @@ def patch_features(
             f"hunks {_list(f.index for f in generic)}: no grammar for {', '.join(suffixes)}; "
             "lexical tokens from a generic tokenizer, structural bag from token classes"
         )
+    not_parsed = [f for f in features if f.built_from == "not parsed"]
+    if not_parsed:
+        warnings.append(
+            f"hunks {_list(f.index for f in not_parsed)}: too large or too deeply nested to "
+            f"parse (over {MAX_FRAGMENT_BYTES:,} bytes or {MAX_NESTING} open brackets); "
+            "lexical tokens from a generic tokenizer, structural bag from token classes"
+        )
     from_diff = [f for f in features if f.built_from == "diff"]
     if from_diff:
         warnings.append(
@@ -275,4 +299,4 @@ def patch_features(
 
 
 def _list(indices: Iterable[int]) -> str:
-    return ",".join(str(i) for i in indices)
+    return few(indices)

@@ -37,9 +37,13 @@ class FileDistanceTable:
         words: dict[str, int] = {}
         depth = max((len(parts) for parts in split), default=0)
         self.segments = np.full((len(split), depth), -1, dtype=np.int64)
-        for row, parts in enumerate(split):
-            self.segments[row, : len(parts)] = [words.setdefault(w, len(words)) for w in parts]
         self.lengths = np.array([len(parts) for parts in split], dtype=np.int64)
+        flat = [words.setdefault(w, len(words)) for parts in split for w in parts]
+        rows = np.repeat(np.arange(len(split)), self.lengths)
+        columns = np.arange(len(flat)) - np.repeat(
+            np.cumsum(self.lengths) - self.lengths, self.lengths
+        )
+        self.segments[rows, columns] = flat
         self.capped = capped
 
     def distances(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:

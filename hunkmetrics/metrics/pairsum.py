@@ -23,11 +23,20 @@ LEAF = 128  # numpy's PW_BLOCKSIZE
 UNROLL = 8
 
 
-class PairwiseTree:
-    """The shape of numpy's pairwise summation over `total` elements: its leaves (in
-    order) and, level by level from the root, which nodes are leaves."""
+#: A subtree of at most this many values is summed with a tree of its own leaves (made
+#: when its values arrive); above, only the few nodes of the coarse tree are held, so a
+#: sum over billions of pairs holds kilobytes, not one float per leaf of 128.
+CHUNK = 1 << 22
 
-    def __init__(self, total: int) -> None:
+
+class TreeShape:
+    """The shape of numpy's pairwise summation over `total` elements, cut at nodes of at
+    most `leaf` elements: those nodes (in order) and, level by level from the root,
+    which nodes are such leaves. With `leaf` = LEAF it is numpy's own tree; with a
+    larger `leaf` each leaf is a node of numpy's tree, and numpy sums it exactly as it
+    sums an array of that length (the recursion depends on the length only)."""
+
+    def __init__(self, total: int, leaf: int = LEAF) -> None:
         self.total = total
         starts = np.zeros(1, dtype=np.int64)
         sizes = np.array([total], dtype=np.int64)
@@ -38,7 +47,7 @@ class PairwiseTree:
         leaf_sizes: list[IntArray] = []
         leaf_ids: list[IntArray] = []
         while len(sizes):
-            is_leaf = sizes <= LEAF
+            is_leaf = sizes <= max(leaf, LEAF)
             self.levels.append(is_leaf)
             leaf_starts.append(starts[is_leaf])
             leaf_sizes.append(sizes[is_leaf])
@@ -74,6 +83,25 @@ class PairwiseTree:
         return float(below[0])
 
 
+class PairwiseTree:
+    """numpy's summation tree over `total` elements, held in two tiers: the coarse tree
+    down to nodes of at most `chunk` elements, and numpy's tree of each such node, made
+    once per node length when first needed. Memory: about total / chunk nodes plus one
+    float per 128 elements of `chunk`."""
+
+    def __init__(self, total: int, chunk: int = CHUNK) -> None:
+        self.total = total
+        self.coarse = TreeShape(total, chunk)
+        self._fine: dict[int, TreeShape] = {}
+
+    def fine(self, size: int) -> TreeShape:
+        """numpy's tree of a coarse leaf of `size` elements."""
+        shape = self._fine.get(size)
+        if shape is None:
+            shape = self._fine[size] = TreeShape(size)
+        return shape
+
+
 def leaf_sums(data: FloatArray, starts: IntArray, size: int) -> FloatArray:
     """numpy's pairwise sum of each run data[s : s + size] (size ≤ 128: its unrolled
     loop), for many runs of one size at once."""
@@ -95,14 +123,12 @@ def leaf_sums(data: FloatArray, starts: IntArray, size: int) -> FloatArray:
     return np.asarray(total, dtype=np.float64)
 
 
-class PairwiseSum:
-    """`np.sum` of `total` float64 values handed over in order, in pieces of any size
-    (`add`); `value()` once all have been added. Memory: the pending values of one
-    incomplete leaf plus one float per leaf (about total / 100)."""
+class _LeafSums:
+    """`np.sum` of one coarse leaf's values handed over in order (numpy's own tree)."""
 
-    def __init__(self, tree: PairwiseTree) -> None:
-        self.tree = tree
-        self.sums = np.zeros(len(tree.leaf_start))
+    def __init__(self, shape: TreeShape) -> None:
+        self.shape = shape
+        self.sums = np.zeros(len(shape.leaf_start))
         self.seen = 0  # values added so far
         self.done = 0  # leaves summed so far
         self.pending = np.zeros(0)
@@ -111,9 +137,7 @@ class PairwiseSum:
         data = np.concatenate([self.pending, values]) if len(self.pending) else values
         base = self.seen - len(self.pending)  # index of data[0] in the whole array
         self.seen += len(values)
-        if self.seen > self.tree.total:
-            raise ValueError("more values than the sum was made for")
-        starts, sizes = self.tree.leaf_start, self.tree.leaf_size
+        starts, sizes = self.shape.leaf_start, self.shape.leaf_size
         last = int(np.searchsorted(starts + sizes, self.seen, side="right"))
         if last > self.done:
             ids = np.arange(self.done, last)
@@ -126,8 +150,44 @@ class PairwiseSum:
         self.pending = np.array(data[keep_from:], copy=True)
 
     def value(self) -> float:
+        return self.shape.combine(self.sums) if self.shape.total else 0.0
+
+
+class PairwiseSum:
+    """`np.sum` of `total` float64 values handed over in order, in pieces of any size
+    (`add`); `value()` once all have been added. Memory: one coarse leaf's pending
+    values and leaf sums, plus one float per coarse leaf."""
+
+    def __init__(self, tree: PairwiseTree) -> None:
+        self.tree = tree
+        coarse = tree.coarse
+        self.sums = np.zeros(len(coarse.leaf_start))
+        self.seen = 0  # values added so far
+        self.leaf = 0  # the coarse leaf being summed
+        self.current: _LeafSums | None = None
+
+    def add(self, values: FloatArray) -> None:
+        if self.seen + len(values) > self.tree.total:
+            raise ValueError("more values than the sum was made for")
+        coarse = self.tree.coarse
+        at = 0
+        while at < len(values):
+            if self.current is None:
+                size = int(coarse.leaf_size[self.leaf])
+                self.current = _LeafSums(self.tree.fine(size))
+            current = self.current
+            take = min(len(values) - at, current.shape.total - current.seen)
+            current.add(values[at : at + take])
+            at += take
+            self.seen += take
+            if current.seen == current.shape.total:
+                self.sums[self.leaf] = current.value()
+                self.leaf += 1
+                self.current = None
+
+    def value(self) -> float:
         if self.seen != self.tree.total:
             raise ValueError(f"{self.seen} of {self.tree.total} values added")
         if self.tree.total == 0:
             return 0.0
-        return self.tree.combine(self.sums)
+        return self.tree.coarse.combine(self.sums)

@@ -8,6 +8,7 @@ from typing import Any
 from ..errors import ArgumentError
 from ..jsonshape import COUNT, COUNTS, STR, Nullable, Obj, enum
 from ..lang.locate import LocatedHunk
+from ..shortlist import few
 from .profiles import DEFAULT_PROFILE, PROFILE_NAMES, PROXIMITY_CLASSES, Profile
 from .profiles import profile as get_profile
 from .profiles.base import median_half_cutoff as default_cutoff
@@ -148,7 +149,7 @@ def classify(
             )
         if unplaced:
             warnings.append(
-                f"hunks {','.join(map(str, unplaced))}: method not found (no source); "
+                f"hunks {few(unplaced)}: method not found (no source); "
                 f"the {NUCLEUS}/{CLUSTER} split may be wrong ({label}); give --repo/--rev"
             )
         return replace(facts, label=label, reason=reason, warnings=tuple(warnings))

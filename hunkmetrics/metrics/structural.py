@@ -81,7 +81,11 @@ class BagDistanceTable:
         return out
 
     def rows(self, start: int, stop: int) -> np.ndarray:
-        row_unique, row_at = np.unique(self.ids[start:stop], return_inverse=True)
-        col_unique, col_at = np.unique(self.ids[start:], return_inverse=True)
+        return self.cells(np.arange(start, stop), np.arange(start, len(self.ids)))
+
+    def cells(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """S of the bags numbered `rows` against those numbered `columns`."""
+        row_unique, row_at = np.unique(self.ids[rows], return_inverse=True)
+        col_unique, col_at = np.unique(self.ids[columns], return_inverse=True)
         small = self._distances(row_unique, col_unique)
         return small[row_at.reshape(-1)[:, None], col_at.reshape(-1)[None, :]]

@@ -7,16 +7,20 @@ Every error is one PatchError line."""
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import stat
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import PatchError
-from .model import FileDiff, FileStatus, Hunk, Line, LineKind, Patch
+from .lines import DiffLines
+from .model import FileDiff, FileStatus, Hunk, Line, LineKind, Patch, pack
 from .names import (
     DEV_NULL,
     drop_component,
@@ -31,7 +35,7 @@ ERRORS = "surrogateescape"  # keeps bytes that are not UTF-8, round-trips them e
 MAX_LINE = 10_000_000  # larger line numbers or counts in an @@ header are refused
 
 # ASCII digits only: `\d` would accept Arabic-Indic or fullwidth digits.
-_MBOX_FROM_RE = re.compile(r"From [0-9a-f]{40} ")  # git format-patch mail separator
+_MBOX_FROM_BYTES_RE = re.compile(rb"^From [0-9a-f]{40} ", re.M)  # git format-patch mails
 _HUNK_RE = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@ ?(.*)")
 _INDEX_RE = re.compile(r"^index ([0-9a-fA-F]+)\.\.([0-9a-fA-F]+)(?: ([0-7]+))?", re.M)
 _MODE_RE = {
@@ -101,11 +105,14 @@ def read_patch(
 
 
 MAX_PATCH_BYTES_ENV = "HUNKMETRICS_MAX_PATCH_BYTES"
-DEFAULT_MAX_PATCH_BYTES = 256 * 1024 * 1024
+# A 64 MiB diff takes `hunks` about 0.55 GB and 2 minutes on a 2-core EPYC with 24 GB
+# (docs/security.md, "Sizes, caps and figures"); 256 MiB would take 8+ minutes, and the
+# pairwise metrics grow with the square of the hunks.
+DEFAULT_MAX_PATCH_BYTES = 64 * 1024 * 1024
 
 
 def max_patch_bytes() -> int:
-    """The largest patch file read: `HUNKMETRICS_MAX_PATCH_BYTES` (bytes) or 256 MiB."""
+    """The largest patch file read: `HUNKMETRICS_MAX_PATCH_BYTES` (bytes) or 64 MiB."""
     value = os.environ.get(MAX_PATCH_BYTES_ENV)
     if value is None:
         return DEFAULT_MAX_PATCH_BYTES
@@ -117,13 +124,31 @@ def max_patch_bytes() -> int:
 def read_stdin_bytes(stream: BinaryIO, max_bytes: int | None = None) -> bytes:
     """A diff from standard input, under the same size limit as a patch file."""
     limit = max_patch_bytes() if max_bytes is None else max_bytes
-    data = stream.read(limit + 1)
+    data = read_capped(stream, limit)
     if len(data) > limit:
         raise patch_error(
             f"standard input: larger than {limit:,} bytes, the most hunkmetrics reads of a "
             f"patch (set {MAX_PATCH_BYTES_ENV} to read more)"
         )
     return data
+
+
+READ_CHUNK = 1 << 20
+
+
+def read_capped(stream: BinaryIO, limit: int, expected: int = 0) -> bytes:
+    """Up to `limit` + 1 bytes of `stream` (one more than the limit shows it is over),
+    read as they come: `read(limit + 1)` would reserve the whole limit in memory first,
+    whatever the input's size. `expected`: the size it is known to have, read at once."""
+    parts = [stream.read(min(expected, limit) + 1)] if expected else []
+    total = sum(len(part) for part in parts)
+    while total <= limit and (not parts or parts[-1]):
+        part = stream.read(min(READ_CHUNK, limit + 1 - total))
+        if not part:
+            break
+        parts.append(part)
+        total += len(part)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def read_patch_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
@@ -146,7 +171,7 @@ def read_patch_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise patch_error(f"{shown}: not a regular file (a device, FIFO or socket)")
         try:
-            data = handle.read(limit + 1)
+            data = read_capped(handle, limit, os.fstat(fd).st_size)
         except OSError as exc:
             raise patch_error(f"{shown}: cannot read ({exc.strerror})") from None
     if len(data) > limit:
@@ -184,7 +209,8 @@ def parse_patch(
     if _is_crlf_converted(raw):
         raw = raw.replace(b"\r\n", b"\n")
         warnings.append("the whole diff has CRLF line endings; read it with LF endings")
-    sections = _Reader(decode(raw).split("\n"), name).sections()
+    with _no_cycle_collection():
+        sections = _Reader(DiffLines(raw), name).sections()
     if not sections:
         raise patch_error(
             f"{show(name)}: no file changes found (expected a unified diff with '---', '+++' "
@@ -195,6 +221,7 @@ def parse_patch(
     strip_lone = _plain_strip(sections)
     for section in sections:
         file_diff = _file_diff(section, index, name, strip_lone, strip)
+        section.hunks = []  # read as placeholders: the file's own hunks replace them
         index += len(file_diff.hunks)
         files.append(file_diff)
         reason = file_diff.excluded_reason
@@ -213,6 +240,19 @@ def parse_patch(
 
         patch = recut_regions(patch)
     return patch
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Reading makes millions of objects and no reference cycle: the cycle collector,
+    which would walk them all again and again as they pile up, is paused meanwhile."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _drop_bom(raw: bytes, name: str, warnings: list[str]) -> bytes:
@@ -262,9 +302,7 @@ class _Section:
 class _Reader:
     """Walks the lines once, cutting them into file sections and hunks."""
 
-    def __init__(self, lines: list[str], name: str) -> None:
-        if lines and lines[-1] == "":
-            lines.pop()  # the text after the last newline
+    def __init__(self, lines: DiffLines, name: str) -> None:
         self.lines = lines
         self.name = name
         self.at = 0
@@ -275,7 +313,7 @@ class _Reader:
     def sections(self) -> list[_Section]:
         out: list[_Section] = []
         lines = self.lines
-        mails = [i for i, line in enumerate(lines) if _MBOX_FROM_RE.match(line)]
+        mails = lines.matching(_MBOX_FROM_BYTES_RE)
         if len(mails) > 1:
             raise self.fail(
                 mails[1],
@@ -448,7 +486,7 @@ class _Reader:
             new_start=new_start,
             new_lines=new_count,
             section=(match[5] or "").strip(),
-            lines=tuple(body),
+            lines=pack(body),
         )
 
 

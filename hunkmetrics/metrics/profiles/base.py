@@ -16,6 +16,7 @@ import numpy as np
 from ...lang.index import ParseCache
 from ...lang.paths import path_parts
 from ...patch.model import FileDiff, FileStatus, Hunk, Patch
+from ...shortlist import few
 from ...sources.resolve import Sources
 from ..features import FeatureSet, patch_features
 from ..filelevel import file_distance
@@ -133,10 +134,7 @@ class Profile:
 
     def dropped_note(self, dropped: Sequence[int]) -> str:
         """The warning for hunks `counted_hunks` left out."""
-        return (
-            f"hunks {','.join(map(str, dropped))}: whole-file sections, not "
-            f"counted in the {self.name} profile"
-        )
+        return f"hunks {few(dropped)}: whole-file sections, not counted in the {self.name} profile"
 
     def package_of(self, path: str) -> tuple[str, ...]:
         """The package of `path` as proximity compares it."""

@@ -8,16 +8,19 @@ published scripts' quirk: two paths with no common first segment score 1 + 1/m).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Protocol
 
 import numpy as np
 
 from ...lang.languages import rules_for_path
 from ...patch.model import Hunk, LineKind
+from ...shortlist import few
 from ..ast_path import FileStructure, hunk_span, hunk_span_without_context, post_line_count
 from ..features import hunk_text, patch_features
 from ..lexical import BleuDistanceTable
-from ..structural import bag_distance_matrix
+from ..structural import BagDistanceTable
 from .base import PairInputs, PairTable, Profile
 
 
@@ -26,18 +29,45 @@ def bleu_distance(inputs: PairInputs) -> PairTable:
     return BleuDistanceTable([hunk_text(hunk) for hunk, _ in inputs.hunks])
 
 
-class FileBlocksTable:
-    """S as a PairTable: 1 across files, and one matrix per file with several hunks
-    (its hunks' pairs): memory is the sum of the squares of the files' hunk counts."""
+class PairCells(Protocol):
+    """A pair component among one file's k hunks: `cells(rows, columns)` (positions among
+    them) as a len(rows) x len(columns) matrix."""
 
-    def __init__(self, n: int) -> None:
+    def cells(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class DenseCells:
+    matrix: np.ndarray
+
+    def cells(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        return np.asarray(self.matrix[np.ix_(rows, columns)])
+
+
+#: Files' same-file matrices are kept while their cells add up to this many (32 MB);
+#: the pairs of the files past it are computed again when read.
+KEPT_CELLS = 1 << 22
+
+
+class FileBlocksTable:
+    """S as a PairTable: 1 across files, and per file with several hunks its pairs'
+    values (`PairCells`). Small files' k x k matrices are kept, up to KEPT_CELLS cells
+    in all; the others are computed block by block, so memory is linear in n."""
+
+    def __init__(self, n: int, kept_cells: int = KEPT_CELLS) -> None:
         self.n = n
         self.group = np.full(n, -1, dtype=np.int64)  # each hunk's file block, -1: none
-        self.blocks: list[tuple[np.ndarray, np.ndarray]] = []  # (members, their matrix)
+        self.blocks: list[tuple[np.ndarray, PairCells]] = []  # (members, their cells)
+        self.budget = kept_cells
 
-    def set(self, members: list[int], matrix: np.ndarray) -> None:
+    def set(self, members: list[int], cells: PairCells) -> None:
+        size = len(members) ** 2
+        if size <= self.budget:
+            everyone = np.arange(len(members))
+            cells = DenseCells(cells.cells(everyone, everyone))
+            self.budget -= size
         self.group[members] = len(self.blocks)
-        self.blocks.append((np.asarray(members, dtype=np.int64), matrix))
+        self.blocks.append((np.asarray(members, dtype=np.int64), cells))
 
     def rows(self, start: int, stop: int) -> np.ndarray:
         out = np.ones((stop - start, self.n - start))
@@ -46,12 +76,12 @@ class FileBlocksTable:
         for g in np.unique(self.group[start:stop]).tolist():
             if g < 0:
                 continue
-            members, matrix = self.blocks[g]
+            members, cells = self.blocks[g]
             rows = np.flatnonzero((members >= start) & (members < stop))
             columns = np.flatnonzero(members >= start)
-            out[np.ix_(members[rows] - start, members[columns] - start)] = matrix[
-                np.ix_(rows, columns)
-            ]
+            out[np.ix_(members[rows] - start, members[columns] - start)] = cells.cells(
+                rows, columns
+            )
         return out
 
 
@@ -94,10 +124,10 @@ def ast_path_distance(inputs: PairInputs) -> PairTable:
                 "this file are measured on a partly recovered tree"
             )
         structure = FileStructure(tree.nodes, tree.diameter)
-        out.set(members, structure.pair_matrix(spans))
+        out.set(members, structure.cells(spans))
     if no_source:
         inputs.warnings.append(
-            f"hunks {','.join(str(inputs.hunks[k][0].index) for k in sorted(no_source))}: "
+            f"hunks {few(inputs.hunks[k][0].index for k in sorted(no_source))}: "
             "birch AST distance needs the file's source (--repo); used the default "
             "edit-bag distance for their same-file pairs"
         )
@@ -117,7 +147,7 @@ def _edit_bags(inputs: PairInputs, members: list[int], out: FileBlocksTable) -> 
     feats = patch_features(
         inputs.patch, [inputs.hunks[k] for k in members], inputs.sources, inputs.cache
     ).hunks
-    out.set(members, bag_distance_matrix([f.bag for f in feats], [f.language for f in feats]))
+    out.set(members, BagDistanceTable([f.bag for f in feats], [f.language for f in feats]))
 
 
 def inner_segments(path: str) -> tuple[str, ...]:
