@@ -20,14 +20,37 @@ MAX_INPUT_BYTES_ENV = "HUNKMETRICS_MAX_INPUT_BYTES"
 DEFAULT_MAX_INPUT_BYTES = 512 * 1024 * 1024
 
 
+def env_bytes(name: str, default: int) -> int:
+    """A size cap from the environment variable `name` (a number of bytes), or `default`."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    if not value.isascii() or not value.isdigit() or int(value) < 1:
+        raise HunkmetricsError(f"{name}={value!r}: expected a number of bytes")
+    return int(value)
+
+
 def max_input_bytes() -> int:
     """The largest document read whole: `HUNKMETRICS_MAX_INPUT_BYTES` or 512 MiB."""
-    value = os.environ.get(MAX_INPUT_BYTES_ENV)
-    if value is None:
-        return DEFAULT_MAX_INPUT_BYTES
-    if not value.isascii() or not value.isdigit() or int(value) < 1:
-        raise HunkmetricsError(f"{MAX_INPUT_BYTES_ENV}={value!r}: expected a number of bytes")
-    return int(value)
+    return env_bytes(MAX_INPUT_BYTES_ENV, DEFAULT_MAX_INPUT_BYTES)
+
+
+READ_CHUNK = 1 << 20
+
+
+def read_capped(stream: BinaryIO, limit: int, expected: int = 0) -> bytes:
+    """Up to `limit` + 1 bytes of `stream` (one more than the limit shows it is over),
+    read as they come: `read(limit + 1)` would reserve the whole limit in memory first,
+    whatever the input's size. `expected`: the size it is known to have, read at once."""
+    parts = [stream.read(min(expected, limit) + 1)] if expected else []
+    total = sum(len(part) for part in parts)
+    while total <= limit and (not parts or parts[-1]):
+        part = stream.read(min(READ_CHUNK, limit + 1 - total))
+        if not part:
+            break
+        parts.append(part)
+        total += len(part)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def open_input(path: str | Path, what: str = "input") -> BinaryIO:
@@ -63,7 +86,7 @@ def read_input(path: str | Path, what: str = "input", limit: int | None = None) 
     cap = max_input_bytes() if limit is None else limit
     with open_input(path, what) as handle:
         try:
-            data = handle.read(cap + 1)
+            data = read_capped(handle, cap, os.fstat(handle.fileno()).st_size)
         except OSError as exc:
             raise HunkmetricsError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if len(data) > cap:

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import gc
 import hashlib
 import logging
 import os
 import pickle
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from ..lang import FileIndex, Scope
+from ..memory import no_cyclic_gc
 from ..version import __version__
 from .records import FileRecord, StatKey
 
@@ -42,20 +42,6 @@ def _reduce_scope(scope: Scope) -> tuple[type[Scope], tuple[object, ...]]:
 
 def _reduce_index(index: FileIndex) -> tuple[type[FileIndex], tuple[object, ...]]:
     return FileIndex, tuple(getattr(index, name) for name in _INDEX_FIELDS)
-
-
-@contextlib.contextmanager
-def no_cyclic_gc() -> Iterator[None]:
-    """Pause Python's cycle collector while many acyclic objects are made (a cache is
-    loaded, an index built from it): it would walk the growing heap again and again,
-    nearly doubling the time, and find nothing to free."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def default_cache_base() -> Path:

@@ -7,18 +7,17 @@ Every error is one PatchError line."""
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 import stat
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from ..errors import PatchError
+from ..errors import HunkmetricsError, PatchError
+from ..inputfile import env_bytes, read_capped
+from ..memory import no_cyclic_gc
 from .lines import DiffLines
 from .model import FileDiff, FileStatus, Hunk, Line, LineKind, Patch, pack
 from .names import (
@@ -113,12 +112,10 @@ DEFAULT_MAX_PATCH_BYTES = 64 * 1024 * 1024
 
 def max_patch_bytes() -> int:
     """The largest patch file read: `HUNKMETRICS_MAX_PATCH_BYTES` (bytes) or 64 MiB."""
-    value = os.environ.get(MAX_PATCH_BYTES_ENV)
-    if value is None:
-        return DEFAULT_MAX_PATCH_BYTES
-    if not value.isascii() or not value.isdigit() or int(value) < 1:
-        raise patch_error(f"{MAX_PATCH_BYTES_ENV}={value!r}: expected a number of bytes")
-    return int(value)
+    try:
+        return env_bytes(MAX_PATCH_BYTES_ENV, DEFAULT_MAX_PATCH_BYTES)
+    except HunkmetricsError as exc:
+        raise patch_error(str(exc)) from None
 
 
 def read_stdin_bytes(stream: BinaryIO, max_bytes: int | None = None) -> bytes:
@@ -131,24 +128,6 @@ def read_stdin_bytes(stream: BinaryIO, max_bytes: int | None = None) -> bytes:
             f"patch (set {MAX_PATCH_BYTES_ENV} to read more)"
         )
     return data
-
-
-READ_CHUNK = 1 << 20
-
-
-def read_capped(stream: BinaryIO, limit: int, expected: int = 0) -> bytes:
-    """Up to `limit` + 1 bytes of `stream` (one more than the limit shows it is over),
-    read as they come: `read(limit + 1)` would reserve the whole limit in memory first,
-    whatever the input's size. `expected`: the size it is known to have, read at once."""
-    parts = [stream.read(min(expected, limit) + 1)] if expected else []
-    total = sum(len(part) for part in parts)
-    while total <= limit and (not parts or parts[-1]):
-        part = stream.read(min(READ_CHUNK, limit + 1 - total))
-        if not part:
-            break
-        parts.append(part)
-        total += len(part)
-    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def read_patch_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
@@ -209,7 +188,7 @@ def parse_patch(
     if _is_crlf_converted(raw):
         raw = raw.replace(b"\r\n", b"\n")
         warnings.append("the whole diff has CRLF line endings; read it with LF endings")
-    with _no_cycle_collection():
+    with no_cyclic_gc():
         sections = _Reader(DiffLines(raw), name).sections()
     if not sections:
         raise patch_error(
@@ -240,19 +219,6 @@ def parse_patch(
 
         patch = recut_regions(patch)
     return patch
-
-
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Reading makes millions of objects and no reference cycle: the cycle collector,
-    which would walk them all again and again as they pile up, is paused meanwhile."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _drop_bom(raw: bytes, name: str, warnings: list[str]) -> bytes:
