@@ -5,11 +5,10 @@ records on a two-worker Dask cluster."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
+from test_mine import _git as git
 from typer.testing import CliRunner
 
 from hunkmetrics.cli.app import app
@@ -19,22 +18,7 @@ cli = CliRunner()
 
 
 def _git(repo: Path, *args: str, day: int = 1) -> str:
-    when = f"2024-01-{day:02d}T12:00:00+00:00"
-    env = {
-        **os.environ,
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_DATE": when,
-        "GIT_COMMITTER_DATE": when,
-    }
-    done = subprocess.run(
-        ["git", "-c", "user.name=T", "-c", "user.email=t@example.org", *args],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        check=True,
-    )
-    return done.stdout.decode().strip()
+    return git(repo, *args, day=day).strip()
 
 
 def _module(first: str, second: str) -> str:
