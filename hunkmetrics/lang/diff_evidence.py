@@ -245,7 +245,7 @@ def top_level(hunk: Hunk, view: DiffView, language: Language) -> bool:
         return False
     if any(_CLOSER_RE.match(t) for t in changed):
         return False  # a closing line belongs to what it closes
-    if any(language.hooks.anywhere_at_margin(t) for t in changed):
+    if any(language.hooks.anywhere_at_margin(t) for t in changed) and not _all_at_margin(hunk):
         return False  # a preprocessor line or a label may stand there inside a body
     if any(_OPENS_BLOCK_RE.search(t) for t in removed):
         return False  # a changed `def` line belongs to its function (an added one does not)
@@ -268,6 +268,14 @@ def _insertion_edges(hunk: Hunk) -> list[str]:
         want_next = added
         previous = line.kind
     return edges
+
+
+def _all_at_margin(hunk: Hunk) -> bool:
+    """True when the hunk shows context and every line it shows of the pre-image is at
+    the left margin (no body's line around: a run of `#define`s in a header)."""
+    shown = [t for _, t in hunk_side_lines(hunk) if t.strip()]
+    has_context = any(ln.kind is LineKind.CONTEXT and ln.text.strip() for ln in hunk.lines)
+    return has_context and not any(indent_of(t) for t in shown)
 
 
 def _shown_after(hunk: Hunk) -> bool:
