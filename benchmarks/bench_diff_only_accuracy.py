@@ -15,8 +15,17 @@ included) is located twice: from the diff alone, and from the parent's tree (`--
   seen wrong seen, yet the level's own part differs from the source answer: the
              package; the class or method with the file's module or package prefix
              (each side's own) stripped, as docs/hierarchy.md defines the evidence
+  placed wrong (method) the diff-only location is `placed`, yet its innermost callable
+             (bare name and parameters; None outside every method) differs from the
+             sources': a method claimed that the change is not in
+  partial    (method) placed with a method stated inferred (its qualification or
+             class may lack what the diff does not show)
 
-The goal is 0 seen-wrong; the cases are listed in the result file.
+Every hunk also counts in a `nested` row of its language and context when the sources
+put it in a callable nested in another callable or in an anonymous class (the issue's
+"nested code": a Python inner def, a JavaScript function in a function, a method of a
+Java `new Foo() {…}`). The goal is 0 seen-wrong and 0 placed-wrong; the cases are
+listed in the result file.
 
     python benchmarks/bench_diff_only_accuracy.py [--commits 60] [--mirrors /work/.mirror]
         [--repos jhy+jsoup:3,10 ... --output results/other.json]
@@ -40,7 +49,7 @@ from _common import machine as common_machine
 
 from hunkmetrics.errors import HunkmetricsError
 from hunkmetrics.lang import default_languages
-from hunkmetrics.lang.index import top_qualifier
+from hunkmetrics.lang.index import Scope, build_index, top_qualifier
 from hunkmetrics.lang.locate import LocatedHunk
 from hunkmetrics.lang.selection import PathSelection
 from hunkmetrics.workspace import open_workspace
@@ -48,17 +57,21 @@ from hunkmetrics.workspace import open_workspace
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "diff_only_accuracy.json"
 # (mirror, context sizes): Python also at -U10, where more context once made answers worse.
+EVERY_CONTEXT = (0, 3, 10)
 REPOSITORIES: list[tuple[str, tuple[int, ...]]] = [
-    ("google+gson", (3,)),
-    ("apache+commons-lang", (3,)),
-    ("pallets+click", (3, 10)),
-    ("spf13+cobra", (3,)),
-    ("expressjs+express", (3,)),
-    ("ryoppippi+ccusage", (3,)),
+    ("google+gson", EVERY_CONTEXT),
+    ("apache+commons-lang", EVERY_CONTEXT),
+    ("pallets+click", EVERY_CONTEXT),
+    ("spf13+cobra", EVERY_CONTEXT),
+    ("expressjs+express", EVERY_CONTEXT),
+    ("ryoppippi+ccusage", EVERY_CONTEXT),
+    ("DaveGamble+cJSON", EVERY_CONTEXT),
+    ("fmtlib+fmt", EVERY_CONTEXT),
 ]
 LEVELS = ("package", "class", "method")
 SELECTION = PathSelection(exclude_tests=False)  # every code file, tests included
 CODE_GLOBS = ["*.java", "*.py", "*.go", "*.js", "*.mjs", "*.cjs", "*.ts", "*.tsx"]
+CODE_GLOBS += ["*.c", "*.h", "*.cc", "*.cpp", "*.hpp"]
 
 
 def git(repo: Path, *args: str) -> bytes:
@@ -118,6 +131,38 @@ def compare(diff: LocatedHunk, source: LocatedHunk) -> dict[str, tuple[bool, str
     return {level: (dv == sv, bases[level], do == so) for level, (dv, sv, do, so) in values.items()}
 
 
+def bare_callable(method: str | None) -> str | None:
+    """A method's innermost callable: its last name with its parameter list."""
+    if method is None:
+        return None
+    head, paren, params = method.partition("(")
+    return head.rpartition(".")[2] + paren + params
+
+
+def nested_spans(repo: Path, parent: str, path: str) -> set[tuple[int, int]]:
+    """The spans of the pre-image's callables that sit in another callable or in an
+    anonymous class (from the parent's whole file)."""
+    language = default_languages().for_path(path)
+    if language is None:
+        return set()
+    try:
+        data = git(repo, "show", f"{parent}:{path}")
+    except subprocess.CalledProcessError:
+        return set()
+    index = build_index(data, language, path)
+    out: set[tuple[int, int]] = set()
+    open_: list[Scope] = []  # the scopes around the current one (index order is by start)
+    for scope in index.scopes:
+        while open_ and not open_[-1].contains(scope.start, scope.end):
+            open_.pop()
+        if scope.kind == "callable" and any(
+            o.kind == "callable" or o.anonymous for o in open_ if o.depth < scope.depth
+        ):
+            out.add((scope.start, scope.end))
+        open_.append(scope)
+    return out
+
+
 def run_commit(
     repo: Path, commit: str, parent: str, context: int
 ) -> list[tuple[LocatedHunk, LocatedHunk]]:
@@ -154,6 +199,7 @@ def main() -> None:
     # (language, context) → level → counters
     tally: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     wrong: list[dict[str, Any]] = []
+    misplaced: list[dict[str, Any]] = []
     repos_used: dict[str, Any] = {}
     skipped: list[str] = []
     for name, contexts in repositories:
@@ -174,17 +220,44 @@ def main() -> None:
                 except (HunkmetricsError, subprocess.CalledProcessError):
                     errors += 1
                     continue
+                nested: dict[str, set[tuple[int, int]]] = {}
                 for diff, source in located:
                     if diff.location.language is None:
                         continue
-                    key = f"{diff.location.language} -U{context}"
-                    for level, (equal, basis, own_equal) in compare(diff, source).items():
+                    path = source.file.old_path
+                    if path is not None and path not in nested:
+                        nested[path] = nested_spans(repo, parent, path)
+                    span = source.location.method_span
+                    keys = [f"{diff.location.language} -U{context}"]
+                    if path is not None and span is not None and tuple(span) in nested[path]:
+                        keys.append(keys[0] + " nested")
+                    d, s = diff.location, source.location
+                    placed_wrong = d.placed and bare_callable(d.method) != bare_callable(s.method)
+                    if placed_wrong:
+                        misplaced.append(
+                            {
+                                "repo": name,
+                                "commit": commit[:12],
+                                "context": context,
+                                "file": diff.file.path,
+                                "hunk": diff.hunk.index,
+                                "diff_only": d.method,
+                                "source": s.method,
+                            }
+                        )
+                    for key, (level, (equal, basis, own_equal)) in (
+                        (k, item) for k in keys for item in compare(diff, source).items()
+                    ):
                         counter = tally[key][level]
                         counter["hunks"] += 1
                         counter["equal"] += equal
                         counter["own_equal"] += own_equal
                         counter[basis] += 1
-                        if basis == "seen" and not own_equal:
+                        if level == "method":
+                            counter["placed"] += d.placed
+                            counter["placed_wrong"] += placed_wrong
+                            counter["partial"] += d.placed and basis == "inferred"
+                        if basis == "seen" and not own_equal and key == keys[0]:
                             counter["seen_wrong"] += 1
                             wrong.append(
                                 {
@@ -216,6 +289,10 @@ def main() -> None:
                 "seen_wrong": c["seen_wrong"],
                 "seen_wrong_share": round(c["seen_wrong"] / c["seen"], 3) if c["seen"] else None,
             }
+            if level == "method":
+                row[level].update(
+                    placed=c["placed"], placed_wrong=c["placed_wrong"], partial=c["partial"]
+                )
         summary[key] = row
     document = {
         "benchmark": "diff_only_accuracy",
@@ -224,6 +301,7 @@ def main() -> None:
         "skipped": skipped,
         "by_language": summary,
         "seen_wrong_cases": wrong,
+        "placed_wrong_cases": misplaced,
         "seconds": round(time.perf_counter() - started, 1),
         "hunkmetrics": snapshot_hunkmetrics(Path("."), copy=False),
         "machine": common_machine(),
@@ -236,8 +314,13 @@ def main() -> None:
             f"{row[level]['seen_wrong']}/{row[level]['seen']} seen wrong"
             for level in LEVELS
         )
-        print(f"{key:16} {row['package']['hunks']:5} hunks  {cells}")
-    print(f"seen-wrong cases: {len(wrong)}; written {args.output}", file=sys.stderr)
+        method = row["method"]
+        cells += f"  placed {method['placed']}, wrong {method['placed_wrong']}"
+        print(f"{key:22} {row['package']['hunks']:5} hunks  {cells}")
+    print(
+        f"seen-wrong cases: {len(wrong)}, placed-wrong: {len(misplaced)}; written {args.output}",
+        file=sys.stderr,
+    )
 
 
 def _repository(spec: str) -> tuple[str, tuple[int, ...]]:

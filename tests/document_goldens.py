@@ -288,7 +288,8 @@ def write(hashes: dict[str, str]) -> None:
             f"sha256 of each command's normalized output, produced by the pre-optimization "
             f"code at {BASELINE_COMMIT} (issue 13 regression guard; the export cases since "
             "carry export's evidence column; since issue 24 every CSV has RFC 4180 line ends and "
-            "neutral cells, and mine's records and export's table name the repository); "
+            "neutral cells, and mine's records and export's table name the repository; since the "
+            "diff-only nested-code change, hunks in nested callables are placed or say why not); "
             "regenerate deliberately "
             "with: python tests/document_goldens.py --write"
         ),

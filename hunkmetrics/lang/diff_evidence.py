@@ -17,6 +17,7 @@ from .fragment import (
     Side,
     hunk_side_lines,
     indent_of,
+    on_hunk_line,
     plausible_scopes,
     remap,
 )
@@ -80,6 +81,13 @@ class DiffView:
     # lines where the fragment's parse has errors: where either lies, nothing is seen.
     untrusted: tuple[Scope, ...]
     error_lines: frozenset[int]
+    # Callables the hunk declares, sound but for their indentation, that were not trusted:
+    # real declarations nested in something the diff hides (a change inside one is not
+    # in any callable the fragment shows around it).
+    hidden: tuple[Scope, ...] = ()
+    # Callables the `@@` heading opens (a Python `def` line): around the hunk, never the
+    # method itself (their parameters may be cut), but a level of nesting all the same.
+    heading: tuple[Scope, ...] = ()
 
     @property
     def first(self) -> int:
@@ -113,17 +121,42 @@ class DiffView:
         unit = self.unit or 1  # unknown: only the left margin is sure (level 0)
         if indent is None or indent % unit or (self.unit is None and indent):
             return False
-        around = [
+        around = self.around(scope)
+        if not self.fragment.header_seen and not all(self.visible(s) for s in around):
+            return False
+        return indent // unit == len(around)
+
+    def around(self, scope: Scope) -> list[Scope]:
+        """The scopes the fragment puts around `scope` (namespaces, which need not
+        indent what they hold, left out), the heading's callables included."""
+        return [
             s
-            for s in self.index.scopes
+            for s in (*self.index.scopes, *self.heading)
             if s.kind != "namespace"
             and s.depth < scope.depth
             and s.start <= scope.start
             and scope.end <= s.end
         ]
-        if not self.fragment.header_seen and not all(self.visible(s) for s in around):
-            return False
-        return indent // unit == len(around)
+
+    def levels_hidden(self, scope: Scope) -> int:
+        """How many enclosing levels the scope's indentation has beyond those the
+        fragment puts around it (0 when none, or when the hunk does not show how wide a
+        level is): levels whose names its qualified name lacks."""
+        indent = self.indents.get(scope.start)
+        if indent is None or self.unit is None:
+            return 0
+        return max(0, indent // self.unit - len(self.around(scope)))
+
+    def hidden_inside(self, method: Scope | None) -> bool:
+        """True when a callable the hunk declares but that is not trusted (nested in
+        what the diff hides, or read with doubt) holds an anchor inside `method` (or
+        anywhere, for None): the change may be in that callable, not in `method`."""
+        declared = (u for u in self.untrusted if u.start in self.shown)
+        return any(
+            any(u.start <= a.first and a.last <= u.end for a in self.points)
+            and (method is None or (method.start <= u.start and u.end <= method.end))
+            for u in (*self.hidden, *declared)
+        )
 
     def scope_named(self, kind: str, name: str, first: int, last: int) -> Scope | None:
         found = [s for s in self.index.enclosing(first, last) if s.kind == kind and s.name == name]
@@ -202,12 +235,18 @@ def top_level(hunk: Hunk, view: DiffView, language: Language) -> bool:
     changed = removed or _insertion_edges(hunk)
     if not changed or any(indent_of(t) for t in changed):
         return False
+    if not removed and language.fragment != "indent" and not _shown_after(hunk):
+        # Only in an indentation language is an added line at the left margin certainly
+        # outside every block; elsewhere the line after it must say so (none at -U0).
+        return False
     if any(s.start in view.shown for s in view.index.enclosing(view.first, view.last)):
         return False
     if language.fragment != "indent" and view.fragment.head:
         return False
     if any(_CLOSER_RE.match(t) for t in changed):
         return False  # a closing line belongs to what it closes
+    if any(language.hooks.anywhere_at_margin(t) for t in changed) and not _all_at_margin(hunk):
+        return False  # a preprocessor line or a label may stand there inside a body
     if any(_OPENS_BLOCK_RE.search(t) for t in removed):
         return False  # a changed `def` line belongs to its function (an added one does not)
     return view.clear_inside(None) and not _in_string(hunk, view.fragment)
@@ -229,6 +268,21 @@ def _insertion_edges(hunk: Hunk) -> list[str]:
         want_next = added
         previous = line.kind
     return edges
+
+
+def _all_at_margin(hunk: Hunk) -> bool:
+    """True when the hunk shows context and every line it shows of the pre-image is at
+    the left margin (no body's line around: a run of `#define`s in a header)."""
+    shown = [t for _, t in hunk_side_lines(hunk) if t.strip()]
+    has_context = any(ln.kind is LineKind.CONTEXT and ln.text.strip() for ln in hunk.lines)
+    return has_context and not any(indent_of(t) for t in shown)
+
+
+def _shown_after(hunk: Hunk) -> bool:
+    """True when what follows each block of added lines is in sight: a hunk with context
+    shows the lines after every block, or ends where the file does. A hunk without any
+    (`-U0`) shows nothing around its gap."""
+    return any(line.kind is LineKind.CONTEXT for line in hunk.lines)
 
 
 def _in_string(hunk: Hunk, fragment: Fragment) -> bool:
@@ -255,12 +309,20 @@ def diff_view(
     original = hunk_side_lines(hunk, side)
     indents = {n: indent_of(t) for n, t in original if n and t.strip()}
     every = remap(index, fragment, language, keep_all=True).scopes
-    plausible = plausible_scopes(index, fragment, language)
+    plausible, sound = trusted_scopes(index, fragment, language)
     remapped = replace(index, scopes=tuple(s for s, ok in zip(every, plausible, strict=True) if ok))
     untrusted = tuple(
         s
         for s, ok in zip(every, plausible, strict=True)
         if not ok and s.kind == "callable" and "__fragment__" not in s.name
+    )
+    hidden = tuple(
+        s for s, ok, good in zip(every, plausible, sound, strict=True) if good and not ok
+    )
+    heading = tuple(
+        every[i]
+        for i, s in enumerate(index.scopes)
+        if s.kind == "callable" and _from_heading(s, fragment)
     )
     unit = indent_unit([t for _, t in original])
     shown = frozenset(n for n, _ in original if n)
@@ -273,11 +335,77 @@ def diff_view(
         tuple(anchors(hunk)),
         untrusted,
         _error_lines(fragment),
+        hidden,
+        heading,
     )
 
 
-def _error_lines(fragment: Fragment) -> frozenset[int]:
-    """The hunk lines (file numbers) on which the fragment's parse has an error."""
+def _from_heading(scope: Scope, fragment: Fragment) -> bool:
+    """Whether the scope is opened by the `@@` heading the fragment is wrapped in (not
+    by a made-up opener such as `def __fragment__():`)."""
+    return (
+        fragment.header_seen
+        and "__fragment__" not in scope.name
+        and not on_hunk_line(scope.start, fragment)
+        and scope.start <= fragment.head
+    )
+
+
+def trusted_scopes(
+    index: FileIndex, fragment: Fragment, language: Language
+) -> tuple[list[bool], list[bool]]:
+    """Per scope of the fragment's index: whether it is trusted, and whether it is sound
+    (a callable passing every check of `plausible_scopes` but the indentation one).
+
+    `plausible_scopes` trusts a callable whose indentation the types the hunk shows
+    explain. A callable nested in a callable (a Python inner `def`, a JavaScript
+    function in a function) or in a block is explained as well when what holds it is
+    itself declared on the hunk's lines and trusted, with no parse error between:
+    every line between the two is then shown. And one right inside the `@@` heading's
+    callable (Python's `def` heading) counts that callable as one level, as a heading
+    class counts."""
+    keep = plausible_scopes(index, fragment, language)
+    sound = plausible_scopes(index, _flush_left(fragment), language)
+    errors = _error_rows(fragment)
+    lines = fragment.text.decode("utf-8", "surrogateescape").split("\n")
+    open_: list[int] = []  # indexes of the scopes around the current one
+    for i, scope in enumerate(index.scopes):
+        while open_ and not index.scopes[open_[-1]].contains(scope.start, scope.end):
+            open_.pop()
+        if scope.kind == "callable" and scope.start - 1 in errors:
+            # An error on its declaration's line (a JavaScript `const f = function` read
+            # in a class body as a field named `const`): its name is error recovery's.
+            keep[i] = sound[i] = False
+        parent = index.scopes[open_[-1]] if open_ else None
+        if sound[i] and not keep[i] and parent is not None:
+            j = open_[-1]
+            if on_hunk_line(parent.start, fragment) and keep[j]:
+                keep[i] = not any(parent.start - 1 <= row < scope.start for row in errors)
+            elif parent.kind == "callable" and _from_heading(parent, fragment):
+                levels = sum(
+                    1
+                    for k in open_
+                    if index.scopes[k].kind != "namespace"
+                    and (
+                        on_hunk_line(index.scopes[k].start, fragment)
+                        or _from_heading(index.scopes[k], fragment)
+                    )
+                )
+                keep[i] = indent_of(lines[scope.start - 1]) <= INDENT * levels
+        sound[i] = sound[i] and scope.kind == "callable"
+        open_.append(i)
+    return keep, sound
+
+
+def _flush_left(fragment: Fragment) -> Fragment:
+    """The fragment with every line at the left margin: `plausible_scopes` on it applies
+    every check but the indentation one (the text is read for nothing else)."""
+    lines = fragment.text.split(b"\n")
+    return replace(fragment, text=b"\n".join(line.lstrip() for line in lines))
+
+
+def _error_rows(fragment: Fragment) -> frozenset[int]:
+    """The fragment's rows (0-based) on which its parse has an error."""
     if not fragment.errors:
         return frozenset()
     rows: set[int] = set()
@@ -288,8 +416,13 @@ def _error_lines(fragment: Fragment) -> frozenset[int]:
             rows.add(node.start_point.row)
         else:
             stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return frozenset(rows)
+
+
+def _error_lines(fragment: Fragment) -> frozenset[int]:
+    """The hunk lines (file numbers) on which the fragment's parse has an error."""
     lines = fragment.line_map
-    return frozenset(n for row in rows if row < len(lines) and (n := lines[row]))
+    return frozenset(n for row in _error_rows(fragment) if row < len(lines) and (n := lines[row]))
 
 
 def type_declared_inside(view: DiffView) -> bool:

@@ -92,9 +92,25 @@ def locate_from_diff(
         )
         return _with_added_owner(location, hunk, file_diff, language, package, root, cache)
     location = replace(location, method_span=None)
+    method_scope = (
+        view.scope_named("callable", location.method, view.first, view.last)
+        if location.method
+        else None
+    )
     top = top_level(hunk, view, language)
     if top:
         location = replace(location, class_name=None, method=None, methods=())
+    elif view.hidden_inside(method_scope):
+        # The hunk declares the callable the change is in, but not what holds it: the
+        # callable the fragment puts around the change is not the innermost one.
+        location = replace(
+            location,
+            method=None,
+            methods=(),
+            placed=False,
+            note="enclosing method declared in the diff, inside scopes not visible in it "
+            "(no source given)",
+        )
     elif location.method is None and not type_declared_inside(view):
         location = replace(
             location,
@@ -102,6 +118,13 @@ def locate_from_diff(
             note="enclosing method not visible in the diff (no source given)",
         )
     location = replace(location, evidence=evidence_of(location, view, guess.basis, top, language))
+    hidden = view.levels_hidden(method_scope) if method_scope and location.method else 0
+    if hidden:
+        # The innermost callable is seen, not everything its name should be qualified by.
+        levels = "level" if hidden == 1 else "levels"
+        location = replace(
+            location, note=f"partial qualification: {hidden} enclosing {levels} not in the diff"
+        )
     return _with_added_owner(location, hunk, file_diff, language, package, root, cache)
 
 

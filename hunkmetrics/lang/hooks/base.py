@@ -89,6 +89,11 @@ class Hooks:
         method's receiver, a C++ `A::b` definition). Default: `place` unchanged."""
         return place
 
+    def anywhere_at_margin(self, line: str) -> bool:
+        """Whether the line may stand at the left margin inside a body (a C preprocessor
+        directive, a label), so that its place there says nothing. Default: False."""
+        return False
+
     def defines(self, node: ts.Node) -> bool:
         """Whether a type or namespace node defines one (not a forward declaration)."""
         return True

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter as ts
 
 from ..names import SPACE_RE, clean_type, join, text
@@ -57,8 +59,16 @@ def _parameter(child: ts.Node) -> str:
     return base + suffix
 
 
+# A preprocessor directive or a label (`out:`, not `a::b`) may sit at the left margin of
+# a function's body.
+_MARGIN_ANYWHERE_RE = re.compile(r"^\s*#|^[A-Za-z_]\w*\s*:(?!:)")
+
+
 class CFamilyHooks(Hooks):
     callables_outside_types = True
+
+    def anywhere_at_margin(self, line: str) -> bool:
+        return bool(_MARGIN_ANYWHERE_RE.match(line))
 
     def callable_name(self, node: ts.Node) -> str | None:
         parts = declarator_name(node)

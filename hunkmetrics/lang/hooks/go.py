@@ -30,8 +30,15 @@ def _type(node: ts.Node | None) -> str:
     return SPACE_RE.sub(" ", text(node)).strip()
 
 
+# gofmt puts a label of a function's outermost block at the left margin.
+_LABEL_RE = re.compile(r"^[A-Za-z_]\w*:\s*(//.*)?$")
+
+
 class GoHooks(Hooks):
     callables_outside_types = True
+
+    def anywhere_at_margin(self, line: str) -> bool:
+        return bool(_LABEL_RE.match(line))
 
     def parameters(self, node: ts.Node) -> list[str]:
         params = node.child_by_field_name("parameters")
