@@ -9,7 +9,8 @@ tool puts one under /work/.mirror); nothing of it is copied. Each measurement is
 process, timed with its peak RSS from a wrapper (bench_10k_hunks.run_measured):
 `hunkmetrics divergence <diff> --repo R --rev <parent> --profile P --format json` and
 `hunkmetrics mine R --since 2024-12-19 --until 2024-12-19 --grep JSpecify --profile P
---jobs 1`. Results: benchmarks/results/spring_jspecify.json.
+--jobs 1 --max-hunks 0` (characterized, not kept as a count).
+Results: benchmarks/results/spring_jspecify.json.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     command = [python, "-m", "hunkmetrics", "mine", str(repo), "--out", str(out)]
                     command += ["--since", "2024-12-19", "--until", "2024-12-19"]
-                    command += ["--grep", "JSpecify", "--jobs", "1"]
+                    command += ["--grep", "JSpecify", "--jobs", "1", "--max-hunks", "0"]
                 command += ["--profile", profile]
                 row = {
                     "command": name,
