@@ -405,6 +405,7 @@ def task_reference(task: TaskContext, repos: str | None, warnings: list[str]) ->
         patch=task.gold_source,
         repo=repo,
         rev=task.base_commit if repo is not None else None,
+        reverse=task.reverse,
         data=task.gold_patch.encode("utf-8", "surrogateescape"),
     )
 

@@ -157,6 +157,9 @@ class TaskContext:
     gold_source: str = "none"
     repository: str | None = None
     base_commit: str | None = None
+    # The task applies `gold_patch` in reverse (SWE-smith writes the bug's patch and
+    # `git apply -R`s it): the fix is its reverse, read as `--reverse` reads a patch.
+    reverse: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("tree_sitter_bash", reason="solve.sh is read with the shell parser")
 
 from hunkmetrics.agents.readers.harbor_task import find_task, task_context  # noqa: E402
+from hunkmetrics.patch.parse import parse_patch  # noqa: E402
 
 FIX = """\
 diff --git a/m.py b/m.py
@@ -56,6 +57,16 @@ def local(path: str) -> dict[str, object]:
     return {"task_id": {"path": path}, "config": {"task": {"path": path}}}
 
 
+def hunks_of(text: str, reverse: bool = False) -> list[tuple[object, ...]]:
+    """A patch's hunks as (file, ranges, lines), as measuring against it reads them."""
+    return [
+        (f.path, h.old_start, h.old_lines, h.new_start, h.new_lines,
+         [(line.kind.value, line.text) for line in h.lines])
+        for f in parse_patch(text, reverse=reverse).files
+        for h in f.hunks
+    ]  # fmt: skip
+
+
 def context(tmp_path: Path, solution: dict[str, str], toml: str = ""):
     make_task(tmp_path / "tasks" / "t", solution, toml)
     warnings: list[str] = []
@@ -80,7 +91,9 @@ def test_a_heredoc_applied_with_patch(tmp_path):
 def test_a_heredoc_applied_in_reverse_is_the_fix_reversed(tmp_path):
     apply = "git apply --verbose --reject --reverse /testbed/bug_patch.diff"
     found, _ = context(tmp_path, {"solve.sh": heredoc("/testbed/bug_patch.diff", BUG, apply)})
-    assert found is not None and found.gold_patch == BUG_REVERSED
+    assert found is not None and found.gold_patch == BUG and found.reverse
+    # read in reverse, the bug's patch is the fix worked out by hand below
+    assert hunks_of(BUG, reverse=True) == hunks_of(BUG_REVERSED)
     assert found.gold_source == (
         "harbor task t/solution/solve.sh (heredoc __SOLUTION__), reversed (solve.sh applies "
         "it with --reverse)"
@@ -90,7 +103,9 @@ def test_a_heredoc_applied_in_reverse_is_the_fix_reversed(tmp_path):
 def test_a_patch_file_applied_with_minus_r_from_stdin(tmp_path):
     solve = "#!/bin/bash\ncd /app && patch -R -p1 < /solution/bug.patch\n"
     found, _ = context(tmp_path, {"solve.sh": solve, "bug.patch": BUG})
-    assert found is not None and found.gold_patch == BUG_REVERSED
+    assert found is not None and found.gold_patch == BUG and found.reverse
+    # read in reverse, the bug's patch is the fix worked out by hand below
+    assert hunks_of(BUG, reverse=True) == hunks_of(BUG_REVERSED)
     assert found.gold_source.startswith("harbor task t/solution/bug.patch, reversed")
 
 

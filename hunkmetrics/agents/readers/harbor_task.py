@@ -209,8 +209,6 @@ def _repository(task: Path) -> tuple[str | None, str | None]:
 def task_context(folder: Path, result: Record, warnings: list[str]) -> TaskContext | None:
     """The trial's task as a `TaskContext` with its gold patch; None (and a warning that
     says why) when the task or its gold patch is not to be had here."""
-    from hunkmetrics.patch.reverse import reverse_diff
-
     lookup = find_task(folder, result)
     if lookup.folder is None:
         warnings.append(
@@ -223,13 +221,14 @@ def task_context(folder: Path, result: Record, warnings: list[str]) -> TaskConte
         why = gold or "no .diff/.patch in solution/ and no diff in solution/solve.sh"
         warnings.append(f"harbor task {lookup.folder.name}: no gold patch ({why})")
         return None
-    text, source = gold.text, f"harbor task {lookup.folder.name}/{gold.source}"
+    source = f"harbor task {lookup.folder.name}/{gold.source}"
     if gold.reverse:
-        try:
-            text = reverse_diff(text)
-        except HunkmetricsError as exc:
-            warnings.append(f"{source} is applied in reverse and {exc}: no gold patch")
-            return None
         source += ", reversed (solve.sh applies it with --reverse)"
     repo, commit = _repository(lookup.folder)
-    return TaskContext(gold_patch=text, gold_source=source, repository=repo, base_commit=commit)
+    return TaskContext(
+        gold_patch=gold.text,
+        gold_source=source,
+        repository=repo,
+        base_commit=commit,
+        reverse=gold.reverse,
+    )
