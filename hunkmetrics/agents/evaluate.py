@@ -8,6 +8,7 @@ with the developer's, and build its `hunkmetrics/attempt/v1` record (docs/agents
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -37,8 +38,9 @@ from hunkmetrics.errors import HunkmetricsError, out_of_memory_line
 from hunkmetrics.lang.locate import LocatedHunk
 from hunkmetrics.lang.selection import PathSelection, path_selection
 from hunkmetrics.metrics.localization import LocalizationResult, file_key
-from hunkmetrics.patch.model import LineKind
+from hunkmetrics.patch.model import FileDiff, LineKind
 from hunkmetrics.patch.parse import read_patch_bytes
+from hunkmetrics.shortlist import few
 from hunkmetrics.workspace import Workspace, open_candidate, open_workspace
 
 SCHEMA = "hunkmetrics/attempt/v1"
@@ -221,11 +223,7 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
     patch_error: str | None = None
     traits: dict[str, Any] | None = None
     nonempty = bool(data and data.strip())
-    touches = patch_touches(data) if nonempty and data is not None else None
-    if touches is not None and touches["tests"]:
-        shown = ", ".join(touches["tests"][:5])
-        more = f" and {len(touches['tests']) - 5} more" if len(touches["tests"]) > 5 else ""
-        warnings.append(f"the agent's patch edits test files: {shown}{more}")
+    touches: dict[str, list[str]] | None = None
     if reference is None:
         warnings.append(f"no developer patch for bug {run.bug}: localization not measured")
     else:
@@ -255,9 +253,14 @@ def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict
                 )
             finally:
                 if candidate is not None:
+                    touches = files_by_kind(candidate.patch.files)  # parsed once, here
                     candidate.close()
         patch_files = localization.candidate_files
         nonempty = bool(patch_files)
+    if touches is None and data is not None and data.strip():  # no candidate was opened
+        touches = patch_touches(data)
+    if touches is not None and touches["tests"]:
+        warnings.append(f"the agent's patch edits test files: {few(touches['tests'], sep=', ')}")
 
     compiled = compilation(outcome)
     after = outcome.failing_after if outcome is not None else None
@@ -421,18 +424,23 @@ def find_repository(repos: str, name: str) -> str | None:
 
 
 def patch_touches(data: bytes) -> dict[str, list[str]] | None:
-    """The files an agent's patch changes, by kind: `source` (what localization counts),
-    `tests` (test files and fixtures such as conftest.py: editing them is a known way to
-    game a benchmark) and `other` (docs, build files, data). None when it is no diff."""
+    """The files an agent's patch changes, by kind (`files_by_kind`); None when it is no
+    diff."""
     from hunkmetrics.patch.parse import parse_patch
 
     try:
-        patch = parse_patch(data)
+        return files_by_kind(parse_patch(data).files)
     except HunkmetricsError:
         return None
+
+
+def files_by_kind(files: Iterable[FileDiff]) -> dict[str, list[str]]:
+    """Files by kind: `source` (what localization counts), `tests` (test files and
+    fixtures such as conftest.py: editing them is a known way to game a benchmark) and
+    `other` (docs, build files, data)."""
     selection = path_selection(exclude_tests=True)
     touches: dict[str, list[str]] = {"source": [], "tests": [], "other": []}
-    for file_diff in patch.files:
+    for file_diff in files:
         reason = selection.file_reason(file_diff)
         kind = "source" if reason is None else "tests" if reason == "test file" else "other"
         touches[kind].append(file_diff.path)
