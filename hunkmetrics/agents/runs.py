@@ -95,6 +95,16 @@ def read_runs(path: str | Path, logs: Sequence[str | Path] = ()) -> list[Run]:
     return runs
 
 
+def holds_runs(path: Path) -> bool:
+    """Whether `path` is something `read_runs` reads (a folder, a runs manifest CSV, a
+    harness's output, SWE-bench output) rather than attempt lines already measured."""
+    from hunkmetrics.agents.swebench.layout import swebench_kind
+
+    if path.is_dir() or path.suffix.lower() == ".csv":
+        return True
+    return path.is_file() and (harness_format(path) is not None or swebench_kind(path) is not None)
+
+
 # What a harness writes, read whole: one run per attempt in it.
 HARNESS_FORMATS = ("harbor_job", "inspect_log", "openhands_v1")
 

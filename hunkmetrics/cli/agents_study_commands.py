@@ -101,17 +101,6 @@ def import_study_command(
     guarded(ctx, body)
 
 
-def are_runs(path: Path) -> bool:
-    """Whether `path` holds runs to evaluate (a folder, a runs manifest CSV, a harness's
-    output, SWE-bench predictions) rather than attempt lines."""
-    from ..agents.runs import harness_format
-    from ..agents.swebench.layout import swebench_kind
-
-    if path.is_dir() or path.suffix.lower() == ".csv":
-        return True
-    return path.is_file() and (harness_format(path) is not None or swebench_kind(path) is not None)
-
-
 def evaluated(
     runs: Path,
     reference: Path | None,
@@ -223,7 +212,9 @@ def summary(
         traits = read_bug_traits(bugs) if bugs is not None else None
         settings = Settings(top_k=top_k, resamples=resamples, seed=seed, min_runtime_s=min_runtime)
         lines: Iterable[StudyAttempt]
-        if are_runs(attempts):
+        from ..agents.runs import holds_runs
+
+        if holds_runs(attempts):
             lines = evaluated(attempts, reference, repos, reward_threshold, jobs, swebench_logs)
         elif reference is not None or repos is not None or swebench_logs:
             raise HunkmetricsError(
