@@ -261,6 +261,10 @@ def test_summary_of_a_harbor_job_in_one_command() -> None:
     # two methods of one file, so every bug is Cluster.
     (t3,) = tables["table3"]["rows"]
     assert (t3["fixed_n"], t3["unfixed_n"], t3["fixed_Cluster"]) == (1, 2, 1)
+    # Their divergence: each hunk swaps one operator of a `return` (add's `-`/`+`, scale's
+    # `+`/`*` in a comprehension's element), the same syntax change, so S = 0; one file,
+    # so g = 0 and d = L · (S + g·F) / (1 + g) = 0: Div = ln 2 · 0 = 0 for every bug.
+    assert (t3["fixed_median"], t3["unfixed_median"], t3["unfixed_max"]) == (0.0, 0.0, 0.0)
 
 
 def test_summary_refuses_references_for_attempt_lines(tmp_path: Path) -> None:
