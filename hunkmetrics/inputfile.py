@@ -2,7 +2,8 @@
 (a device such as /dev/zero, a FIFO or a socket would never end, or wait forever for a
 writer), and documents read whole no larger than a cap. Every input reader uses it:
 trajectories and harness logs, manifests, results and attempt lines, outcomes, category
-rules; patches have their own cap (`HUNKMETRICS_MAX_PATCH_BYTES`, patch/parse.py).
+rules; patches have their own cap (`HUNKMETRICS_MAX_PATCH_BYTES`, patch/parse.py), and
+so have source files read from a repository (`HUNKMETRICS_MAX_SOURCE_BYTES`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,26 @@ def env_bytes(name: str, default: int) -> int:
 def max_input_bytes() -> int:
     """The largest document read whole: `HUNKMETRICS_MAX_INPUT_BYTES` or 512 MiB."""
     return env_bytes(MAX_INPUT_BYTES_ENV, DEFAULT_MAX_INPUT_BYTES)
+
+
+MAX_SOURCE_BYTES_ENV = "HUNKMETRICS_MAX_SOURCE_BYTES"
+# One source file read from a working tree or a git revision, as large as the largest
+# patch read: its tree takes up to 100 bytes a byte (lang/parse_guard.py).
+DEFAULT_MAX_SOURCE_BYTES = 64 * 1024 * 1024
+
+
+def max_source_bytes() -> int:
+    """The largest source file read: `HUNKMETRICS_MAX_SOURCE_BYTES` or 64 MiB."""
+    return env_bytes(MAX_SOURCE_BYTES_ENV, DEFAULT_MAX_SOURCE_BYTES)
+
+
+def source_too_large(path: str, size: int, where: str, cap: int) -> str:
+    """The one line that refuses a source file of `size` bytes over `cap`."""
+    return (
+        f"{path}: {size:,} bytes in the {where}, more than the {cap:,} bytes hunkmetrics "
+        f"reads of one source file (set {MAX_SOURCE_BYTES_ENV} to read more, or place "
+        "the hunks from the diff alone, without sources)"
+    )
 
 
 READ_CHUNK = 1 << 20

@@ -102,9 +102,9 @@ def test_readers_share_the_process_and_read_a_path_once(repo: Path) -> None:
         asked: list[str] = []
         real = objects.read
 
-        def counting(name: str) -> tuple[bytes, bytes] | None:
+        def counting(name: str, limit: int | None = None) -> tuple[bytes, bytes] | None:
             asked.append(name)
-            return real(name)
+            return real(name, limit)
 
         objects.read = counting  # type: ignore[method-assign]
         text = base.read(INVENTORY)

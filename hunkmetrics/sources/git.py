@@ -79,6 +79,17 @@ def tree_paths(repo: Repo, commit: str) -> set[str]:
 UNAVAILABLE = "unavailable"  # CatFile.resolve: git could not answer (not a repository...)
 
 
+class ObjectTooLarge(Exception):
+    """An object larger than the reader asked for: its content was read past, not kept."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(f"{size:,} bytes")
+        self.size = size
+
+
+_DRAIN_CHUNK = 1 << 20
+
+
 class CatFile:
     """One long-lived `git cat-file --batch`: objects by name (`<commit>:<path>`, or a
     revision peeled as `<rev>^{commit}`), read one after the other through the same
@@ -106,9 +117,11 @@ class CatFile:
         """The process id of the running `git cat-file`, if one runs."""
         return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
 
-    def _ask(self, name: str) -> tuple[bytes, bytes, bytes] | None:
+    def _ask(self, name: str, limit: int | None = None) -> tuple[bytes, bytes, bytes] | None:
         """(object id, type, content) of `name`; None when there is no such object;
-        a header-less answer (git ended) is also None, as `read` always treated it."""
+        a header-less answer (git ended) is also None, as `read` always treated it.
+        An object of more than `limit` bytes is ObjectTooLarge (read past in chunks, so
+        the process stays in step and the memory bounded)."""
         raw = name.encode("utf-8", "surrogateescape")
         if b"\n" in raw:
             raise SourceError(f"{name!r}: a path with a newline cannot be read from git")
@@ -128,15 +141,24 @@ class CatFile:
         if len(header) != 3 or not header[2].isdigit():
             return None
         oid, kind, size = header
+        if limit is not None and int(size) > limit:
+            left = int(size) + 1  # and the newline after the object
+            while left > 0:
+                chunk = proc.stdout.read(min(left, _DRAIN_CHUNK))
+                if not chunk:
+                    break
+                left -= len(chunk)
+            raise ObjectTooLarge(int(size))
         data = proc.stdout.read(int(size))
         proc.stdout.read(1)  # the newline after the object
         return oid, kind, data
 
-    def read(self, name: str) -> tuple[bytes, bytes] | None:
+    def read(self, name: str, limit: int | None = None) -> tuple[bytes, bytes] | None:
         """(object type, content) of the object `name`, or None when there is none.
         Names are sent as bytes (a path that was not UTF-8 keeps its bytes); a name
-        with a newline cannot be asked for (`--batch` reads one name a line)."""
-        found = self._ask(name)
+        with a newline cannot be asked for (`--batch` reads one name a line). An
+        object of more than `limit` bytes raises ObjectTooLarge."""
+        found = self._ask(name, limit)
         return None if found is None else (found[1], found[2])
 
     def resolve(self, rev: str) -> str | None:

@@ -9,6 +9,7 @@ from pathlib import Path, PurePosixPath
 from typing import Protocol, runtime_checkable
 
 from ..errors import SourceError
+from ..inputfile import max_source_bytes, read_capped, source_too_large
 from . import git
 
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # opening a FIFO must not wait for a writer
@@ -82,15 +83,23 @@ class WorktreeReader:
         return real
 
     def read(self, path: str) -> bytes | None:
+        """The file's bytes; one larger than `max_source_bytes` is a SourceError."""
         real = self._inside(path)
         try:
             fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | _NONBLOCK)
         except OSError:  # missing, or swapped for a link since it was resolved
             return None
         with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
+            status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode):
                 return None  # a directory, FIFO, socket or device: not a source file
-            return handle.read()
+            cap = max_source_bytes()
+            data = read_capped(handle, cap, status.st_size)
+            if len(data) > cap:
+                raise SourceError(
+                    source_too_large(path, max(status.st_size, len(data)), self.description, cap)
+                )
+            return data
 
     def read_link(self, path: str) -> bytes | None:
         """The target of the symbolic link `path` (what git stores as its content), or
@@ -142,7 +151,11 @@ class GitRevisionReader:
         name = f"{self.commit}:{_safe(path)}"
         if self._last is not None and self._last[0] == name:
             return self._last[1]
-        found = self._objects.read(name)
+        cap = max_source_bytes()
+        try:
+            found = self._objects.read(name, limit=cap)
+        except git.ObjectTooLarge as exc:
+            raise SourceError(source_too_large(path, exc.size, self.description, cap)) from None
         self._last = (name, found)
         return found
 
