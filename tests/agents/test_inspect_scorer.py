@@ -120,9 +120,15 @@ def test_the_scorer_in_a_live_eval(tmp_path: Path) -> None:
         "gold_hunks": 2.0,
         "gold_divergence": divergence,
     }
-    # two hunks: Div = ln 2 · d(h1, h2), d in [0, 1] (docs/metrics.md), and d > 0: the
-    # hunks' code differs
-    assert 0 < divergence <= math.log(2)
+    # Div = ln 2 · d(h0, h1), d = L · (S + g·F) / (1 + g) (docs/metrics.md), by hand:
+    # L: `return w + h ⟂ return w * h` against `return inches * 2.45 ⟂ return inches
+    #    * 2.54`, 9 tokens each; aligned in place they keep return, ⟂, return and the
+    #    second `*`, 5 substitutions and no cheaper alignment, so L = 5/9.
+    # S: h0's bag is empty (same named nodes, only the anonymous operator differs), h1's
+    #    is {~float: 1}: no shared key, S = 1.
+    # F: shapes.py vs units.py, no common segment, F = 1; two files, g = 2.
+    # d = 5/9 · (1 + 2) / 3 = 5/9.
+    assert divergence == pytest.approx(math.log(2) * 5 / 9, abs=1e-12)
     loc = partial.metadata["localization"]
     assert loc["methods_found"] == ["shapes.py::shapes.area(w,h)"]
     assert loc["methods_missed"] == ["units.py::units.to_cm(inches)"]
