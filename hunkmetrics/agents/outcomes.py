@@ -131,13 +131,17 @@ def parse_junit(path: str | Path) -> Outcome:
 
 def read_outcome(path: str | Path) -> Outcome:
     """The outcome in a file: a SWE-bench or Multi-SWE-bench `report.json` (any `.json`),
-    JUnit XML (a `.xml` file or a directory of reports) or `defects4j test` output
-    (anything else)."""
+    a SWE-bench `run_instance.log`'s report line, JUnit XML (a `.xml` file or a directory
+    of reports) or `defects4j test` output (anything else)."""
     p = Path(path)
     if p.suffix.lower() == ".json":
         from hunkmetrics.agents.swebench.reports import read_instance_report
 
         return read_instance_report(p)
+    if p.name == "run_instance.log":
+        from hunkmetrics.agents.swebench.reports import read_instance_log
+
+        return read_instance_log(p)
     if p.is_dir() or p.suffix.lower() == ".xml":
         return parse_junit(p)
     try:

@@ -28,8 +28,11 @@ from hunkmetrics.errors import HunkmetricsError
         ("Jacksoncore-1", "JacksonCore_1"),
         ("jacksondatabind_103", "JacksonDatabind_103"),
         (" JxPath-2 ", "JxPath_2"),
-        ("pydicom-1458", "pydicom_1458"),  # not Defects4J: case kept
-        ("no-number", "no_number"),
+        # not Defects4J: kept as given, a SWE-bench instance id is what people join on
+        ("pydicom-1458", "pydicom-1458"),
+        ("django__django-11099", "django__django-11099"),
+        (" apache__dubbo-10638 ", "apache__dubbo-10638"),
+        ("no-number", "no-number"),
     ],
 )
 def test_normalize_bug_id(raw: str, spelled: str) -> None:

@@ -128,7 +128,10 @@ def test_a_missing_log_is_that_runs_error_line(tmp_path: Path) -> None:
     got = _evaluate(MINI, tmp_path / "a.jsonl", logs=(logs,))
     assert got["deterministic/toy-org__calc-1"]["error"] is None
     error = got["deterministic/toy-org__calc-2"]["error"]
-    assert error == f"{logs}/deterministic/toy-org__calc-2/report.json: no such file"
+    assert (
+        error
+        == f"{logs}/deterministic/toy-org__calc-2/report.json: no such file (SWE-bench report)"
+    )
     assert got["deterministic/toy-org__calc-3"]["error"] is None  # empty: never evaluated
 
 

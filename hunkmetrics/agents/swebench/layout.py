@@ -1,12 +1,18 @@
 """The runs of SWE-bench or Multi-SWE-bench output, one per instance (and model).
 
 RUNS may be a predictions file (trajectories beside it are read when present:
-mini-swe-agent's `<id>/<id>.traj.json`, SWE-agent's `<id>/<id>.traj` or `<id>.traj`), a
-SWE-bench evaluation log folder (`logs/run_evaluation/<run_id>` or its `<model>/`
-folder: `<instance>/report.json` and `patch.diff`), or a Multi-SWE-bench workdir
-(`<org>/<repo>/evals/pr-<N>/report.json` and `fix.patch`). `logs` attaches outcomes to
-predictions: log folders, Multi-SWE-bench workdirs and run reports (`<model>.<run_id>.json`,
-`final_report.json`)."""
+mini-swe-agent's `<id>/<id>.traj.json`, SWE-agent's `<id>/<id>.traj` or `<id>.traj`,
+also under `trajs/`), a SWE-bench evaluation log folder (`logs/run_evaluation/<run_id>`
+or its `<model>/` folder: `<instance>/report.json` or `run_instance.log`, and
+`patch.diff`), a Multi-SWE-bench workdir (`<org>/<repo>/evals/pr-<N>/report.json` and
+`fix.patch`), or a submission folder as the SWE-bench leaderboard publishes them
+(SWE-bench/experiments' `evaluation/<split>/<run>/`, also Multi-SWE-bench's and a
+mini-swe-agent output folder): `all_preds.jsonl` or `preds.json` (there or in `trajs/`),
+`trajs/`, `logs/<instance>/`, `results/results.json` and sb-cli's
+`sb-cli-reports/*.json`, each read when present (without predictions, one run per
+trajectory, its patch the trajectory's submission). `logs` attaches outcomes to
+predictions: log folders, Multi-SWE-bench workdirs and run reports
+(`<model>.<run_id>.json`, `final_report.json`, `results.json`)."""
 
 from __future__ import annotations
 
@@ -16,30 +22,111 @@ from pathlib import Path
 
 from hunkmetrics.agents.run import NO_TRAJECTORY, Run
 from hunkmetrics.agents.swebench.predictions import Prediction, is_predictions, read_predictions
-from hunkmetrics.agents.swebench.reports import is_run_report, load, read_run_report
+from hunkmetrics.agents.swebench.reports import (
+    INSTANCE_LOG,
+    is_run_report,
+    load,
+    read_run_report,
+)
 from hunkmetrics.errors import HunkmetricsError
 
 REPORT = "report.json"
 # What only a SWE-bench instance log folder holds (a RUNS/<agent>/<bug>/ may hold patch.diff)
-_SWEBENCH_FILES = (REPORT, "run_instance.log", "test_output.txt")
+_SWEBENCH_FILES = (REPORT, INSTANCE_LOG, "test_output.txt")
 _TRAJECTORIES = ("{id}/{id}.traj.json", "{id}/{id}.traj", "{id}.traj.json", "{id}.traj")
+_TRAJECTORY_SUFFIXES = (".traj.json", ".traj")
+# A submission folder: its predictions file, trajectories, instance logs and results.
+SUBMISSION_PREDICTIONS = ("all_preds.jsonl", "preds.json")
+TRAJS, LOGS, RESULTS = "trajs", "logs", Path("results", "results.json")
+SB_CLI_REPORTS = "sb-cli-reports/*.json"  # where sb-cli writes run reports by default
+
+
+@dataclass(frozen=True)
+class Submission:
+    """What a submission folder holds (each part None or empty when absent)."""
+
+    folder: Path
+    predictions: Path | None
+    trajectories: dict[str, Path]  # by instance id, found under trajs/ (without predictions)
+    logs: Path | None
+    results: tuple[Path, ...]  # run reports: results/results.json, sb-cli's reports
+
+    @classmethod
+    def find(cls, folder: Path) -> Submission | None:
+        """The submission in `folder`, or None when it holds neither predictions nor a
+        `trajs/` folder of trajectories."""
+        predictions = next(
+            (
+                where / name
+                for where in (folder, folder / TRAJS)
+                for name in SUBMISSION_PREDICTIONS
+                if (where / name).is_file() and is_predictions(where / name)
+            ),
+            None,
+        )
+        trajectories = _trajectories(folder / TRAJS) if predictions is None else {}
+        if predictions is None and not trajectories:
+            return None
+        logs = folder / LOGS
+        homes = dict.fromkeys((folder, folder / TRAJS))
+        found = [folder / RESULTS, *(p for h in homes for p in sorted(h.glob(SB_CLI_REPORTS)))]
+        return cls(
+            folder,
+            predictions,
+            trajectories,
+            logs if logs.is_dir() and _swebench_instances(logs) else None,
+            tuple(p for p in found if p.is_file() and is_run_report(load(p))),
+        )
+
+    def outcome_sources(self) -> list[Path]:
+        return [*([self.logs] if self.logs is not None else []), *self.results]
+
+
+def _trajectories(trajs: Path) -> dict[str, Path]:
+    """Trajectories under `trajs/` by instance id: `<id>/<id>.traj.json`, `<id>.traj`…"""
+    if not trajs.is_dir():
+        return {}
+    found: dict[str, Path] = {}
+    for entry in sorted(trajs.iterdir()):
+        if entry.is_dir():
+            inside = _trajectory(entry.parent, entry.name)
+            if inside is not None:
+                found[entry.name] = inside
+            continue
+        for suffix in _TRAJECTORY_SUFFIXES:
+            if entry.name.endswith(suffix) and entry.is_file():
+                found.setdefault(entry.name.removesuffix(suffix), entry)
+                break
+    return found
 
 
 def swebench_kind(path: Path) -> str | None:
-    """`predictions`, `logs` (a SWE-bench log folder or a Multi-SWE-bench workdir) or
-    None: what `path` is, told by its content."""
+    """`predictions`, `submission`, `logs` (a SWE-bench log folder or a Multi-SWE-bench
+    workdir) or None: what `path` is, told by its content."""
     if path.is_file():
         return "predictions" if path.suffix.lower() != ".csv" and is_predictions(path) else None
-    if path.is_dir() and (_swebench_instances(path) or _multi_instances(path)):
+    if not path.is_dir():
+        return None
+    if Submission.find(path) is not None:
+        return "submission"
+    if _swebench_instances(path) or _multi_instances(path):
         return "logs"
     return None
 
 
 def swebench_runs(path: Path, logs: Iterable[Path] = ()) -> list[Run]:
-    """One run per instance (and model) of `path` (a predictions file or a log folder),
-    outcomes from `logs` too."""
-    index = LogIndex.build(logs)
+    """One run per instance (and model) of `path` (a predictions file, a submission
+    folder or a log folder), outcomes from `logs` too."""
     kind = swebench_kind(path)
+    submission = Submission.find(path) if kind == "submission" else None
+    if submission is not None:
+        logs = [*submission.outcome_sources(), *logs]
+    index = LogIndex.build(logs)
+    if submission is not None:
+        if submission.predictions is not None:
+            predictions = submission.predictions
+            return _prediction_runs(predictions, read_predictions(predictions), index)
+        return _trajectory_runs(submission, index)
     if kind == "predictions":
         return _prediction_runs(path, read_predictions(path), index)
     if kind == "logs":
@@ -66,7 +153,7 @@ class LogIndex:
             if path.is_file():
                 if not is_run_report(load(path)):
                     raise HunkmetricsError(
-                        f"{path}: not a run report (resolved_ids, unresolved_ids)"
+                        f"{path}: not a run report (resolved_ids and unresolved_ids, or resolved)"
                     )
                 for instance, resolved in read_run_report(path).items():
                     index.verdicts[instance] = (resolved, str(path))
@@ -134,11 +221,39 @@ def _multi_instances(path: Path) -> dict[tuple[str | None, str], Path]:
 
 
 def _trajectory(folder: Path, instance: str) -> Path | None:
-    for pattern in _TRAJECTORIES:
-        candidate = folder / pattern.format(id=instance)
-        if candidate.is_file():
-            return candidate
+    """The instance's trajectory beside a predictions file, or in its `trajs/` folder."""
+    for base in (folder, folder / TRAJS):
+        for pattern in _TRAJECTORIES:
+            candidate = base / pattern.format(id=instance)
+            if candidate.is_file():
+                return candidate
     return None
+
+
+def outcome_file(folder: Path) -> Path:
+    """An instance log folder's report: `report.json`, else the report line of
+    `run_instance.log` (a folder that kept only the log)."""
+    report = folder / REPORT
+    log = folder / INSTANCE_LOG
+    return log if not report.is_file() and log.is_file() else report
+
+
+def _trajectory_runs(submission: Submission, index: LogIndex) -> list[Run]:
+    """A submission without predictions: one run per trajectory, the agent's patch the
+    trajectory's own submission, the agent named after the folder."""
+    runs = []
+    for instance, trajectory in submission.trajectories.items():
+        folder = index.folder(None, instance)
+        runs.append(
+            Run(
+                agent=submission.folder.name,
+                bug=instance,
+                trajectory=str(trajectory),
+                outcome=str(outcome_file(folder)) if folder is not None else None,
+                columns=index.columns(instance),
+            )
+        )
+    return runs
 
 
 def _prediction_runs(path: Path, predictions: list[Prediction], index: LogIndex) -> list[Run]:
@@ -153,10 +268,13 @@ def _prediction_runs(path: Path, predictions: list[Prediction], index: LogIndex)
         folder = index.folder(pred.model, pred.instance_id)
         outcome = None
         if folder is not None:
-            outcome = str(folder / REPORT)
-        elif index.folders and (pred.patch or "").strip():
-            # Evaluated instances have a log folder; a non-empty patch without one was not
-            # evaluated (or its logs were not given): this run's error, not a stop.
+            outcome = str(outcome_file(folder))
+        elif (
+            index.folders and (pred.patch or "").strip() and pred.instance_id not in index.verdicts
+        ):
+            # Evaluated instances have a log folder or a run report's verdict; a non-empty
+            # patch with neither was not evaluated (or its logs were not given): this
+            # run's error, not a stop.
             outcome = str(_expected(index, pred))
         runs.append(
             Run(
@@ -194,7 +312,7 @@ def _log_run(model: str | None, instance: str, folder: Path, index: LogIndex) ->
         trajectory=str(folder),
         format=NO_TRAJECTORY,
         patch=str(patch) if patch is not None else None,
-        outcome=str(folder / REPORT),
+        outcome=str(outcome_file(folder)),
         columns=index.columns(instance),
     )
 

@@ -4,11 +4,12 @@ Multi-SWE-bench instance `report.json`, and either harness's run report.
 SWE-bench (`swebench.harness.grading.get_eval_report`, swebench 5.0.2): `{<instance_id>:
 {patch_is_None, patch_exists, patch_successfully_applied, resolved, tests_status:
 {FAIL_TO_PASS: {success, failure}, PASS_TO_PASS: {…}, FAIL_TO_FAIL: {…}, PASS_TO_FAIL:
-{…}}}}`. The patch applied and its tests ran: compiled; failing before = the FAIL_TO_PASS
-tests (they fail without the fix, by the dataset's definition), failing after = the
-FAIL_TO_PASS and PASS_TO_PASS failures (FAIL_TO_FAIL and PASS_TO_FAIL decide nothing
-in SWE-bench and are not counted); `resolved` is SWE-bench's verdict. A patch that did
-not apply (or whose tests did not run) has compiled unknown and is not resolved.
+{…}}}}`, or the inner report alone (sb-cli's per-instance reports). The patch applied
+and its tests ran: compiled; failing before = the FAIL_TO_PASS tests (they fail without
+the fix, by the dataset's definition), failing after = the FAIL_TO_PASS and PASS_TO_PASS
+failures (FAIL_TO_FAIL and PASS_TO_FAIL decide nothing in SWE-bench and are not
+counted); `resolved` is SWE-bench's verdict. A patch that did not apply (or whose tests
+did not run) has compiled unknown and is not resolved.
 
 Multi-SWE-bench (`multi_swe_bench.harness.report.Report`, 1.1.0): `{org, repo, number,
 valid, error_msg, run_result, test_patch_result, fix_patch_result, …}`, each result
@@ -17,12 +18,19 @@ skipped_tests}`: failing before = the test patch's failures, failing after = the
 patch's; compiled when any test ran after the fix patch. Whether it is resolved is in
 the run report (`final_report.json`), not here.
 
+An instance folder that kept only `run_instance.log` (as some published submissions do)
+holds the same report on its `report: {…}` line, written as a Python literal.
+
 Run reports (SWE-bench's `<model>.<run_id>.json`, Multi-SWE-bench's
-`final_report.json`): `resolved_ids`, `unresolved_ids`, `empty_patch_ids`,
-`error_ids`; Multi-SWE-bench names instances `org/repo:pr-N`."""
+`final_report.json`): `resolved_ids`, `unresolved_ids`, `empty_patch_ids`, `error_ids`;
+Multi-SWE-bench names instances `org/repo:pr-N`. A leaderboard submission's
+`results/results.json` (the SWE-bench/experiments layout) lists the `resolved` ids
+beside what else happened to each instance (`no_generation`, `generated`, `no_apply`,
+`applied`, `with_logs`, `test_errored`, …)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -30,29 +38,43 @@ from typing import Any
 
 from hunkmetrics.agents.model import Outcome
 from hunkmetrics.errors import HunkmetricsError
+from hunkmetrics.inputfile import read_input
 
 F2P, P2P = "FAIL_TO_PASS", "PASS_TO_PASS"
 _MULTI_ID = re.compile(r"^(?P<org>[^/]+)/(?P<repo>[^:]+):pr-(?P<number>\d+)$")
 
 
 def load(path: Path) -> object:
+    """A report file's JSON (a regular file under the input cap, `inputfile.read_input`)."""
+    data = read_input(path, "SWE-bench report")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise HunkmetricsError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise HunkmetricsError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        return json.loads(data.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise HunkmetricsError(f"{path}: not a JSON document ({exc})") from None
+    except RecursionError:
+        raise HunkmetricsError(f"{path}: JSON nested too deeply to be a report") from None
 
 
 def is_instance_report(data: object) -> bool:
     """A SWE-bench or Multi-SWE-bench instance report."""
     if not isinstance(data, dict):
         return False
-    if "fix_patch_result" in data:
+    if "fix_patch_result" in data or _is_bare(data):
         return True
     return len(data) == 1 and "resolved" in _dict(next(iter(data.values())))
+
+
+def _is_bare(data: dict[str, Any]) -> bool:
+    """A SWE-bench instance report without its `{instance_id: …}` wrapper, as sb-cli's
+    per-instance reports are written."""
+    return isinstance(data.get("resolved"), bool) and (
+        "tests_status" in data or "patch_successfully_applied" in data
+    )
+
+
+def _instance(data: dict[str, Any]) -> dict[str, Any]:
+    """The report itself, wrapped in its instance id or not."""
+    return data if _is_bare(data) else _dict(next(iter(data.values())))
 
 
 def read_instance_report(path: Path) -> Outcome:
@@ -66,7 +88,39 @@ def read_instance_report(path: Path) -> Outcome:
             "Multi-SWE-bench one"
         )
     assert isinstance(data, dict)
-    return _swebench(path, _dict(next(iter(data.values()))))
+    return _swebench(path, _instance(data))
+
+
+INSTANCE_LOG = "run_instance.log"
+# `<time> - INFO - report: {'<instance_id>': {...}}`, as the harness logs it
+_REPORT_LINE = re.compile(r"^(?:.* - )?report: (?P<report>\{.*\})\s*$")
+_LONGEST_REPORT_LINE = 16 << 20  # a report names tests; more than this is not one
+
+
+def read_instance_log(path: Path) -> Outcome:
+    """The outcome in a SWE-bench `run_instance.log`: its last `report: {…}` line, read as
+    the Python literal the harness wrote (never evaluated as code). A log without one
+    (the evaluation stopped before grading) gives an outcome that knows nothing."""
+    text = read_input(path, "SWE-bench instance log").decode("utf-8", errors="replace")
+    found = None
+    for line in text.splitlines():
+        if "report: {" in line and len(line) <= _LONGEST_REPORT_LINE:
+            match = _REPORT_LINE.match(line)
+            if match is not None:
+                found = match["report"]
+    if found is None:
+        return Outcome(
+            exit_status="not graded",
+            source=f"SWE-bench log {path} (no report line: the evaluation stopped before grading)",
+        )
+    try:
+        data = ast.literal_eval(found)
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        raise HunkmetricsError(f"{path}: its report line is not a report literal") from None
+    if not is_instance_report(data):
+        raise HunkmetricsError(f"{path}: its report line is not {{instance_id: {{resolved, …}}}}")
+    assert isinstance(data, dict)
+    return _swebench(path, _instance(data))
 
 
 def _swebench(path: Path, report: dict[str, Any]) -> Outcome:
@@ -128,26 +182,56 @@ def _multi(path: Path, report: dict[str, Any]) -> Outcome:
     )
 
 
+# Lists of instances that were evaluated, or given no patch, and so are unresolved unless
+# listed as resolved: the run reports' and the SWE-bench/experiments `results.json`'s.
+_EVALUATED = (
+    "unresolved_ids",
+    "empty_patch_ids",
+    "completed_ids",
+    "no_generation",
+    "generated",
+    "with_logs",
+    "no_apply",
+    "applied",
+)
+# Lists of instances the harness failed on: their verdict is unknown, not false.
+_ERRED = ("error_ids", "install_fail", "reset_failed", "test_errored", "test_timeout")
+
+
 def is_run_report(data: object) -> bool:
-    return isinstance(data, dict) and all(
-        isinstance(data.get(k), list) for k in ("resolved_ids", "unresolved_ids")
-    )
+    """A run report (`resolved_ids` and `unresolved_ids` lists) or a submission's
+    `results.json` (a `resolved` list)."""
+    if not isinstance(data, dict):
+        return False
+    if all(isinstance(data.get(k), list) for k in ("resolved_ids", "unresolved_ids")):
+        return True
+    return isinstance(data.get("resolved"), list)
 
 
 def read_run_report(path: Path) -> dict[str, bool]:
     """Resolved or not, by instance id (`org__repo-N` for Multi-SWE-bench's
-    `org/repo:pr-N`): resolved ids true; unresolved and empty-patch ids false; instances
-    that erred are left out (unknown)."""
+    `org/repo:pr-N`): resolved ids true; ids the report lists as evaluated or without a
+    patch false; instances the harness erred on left out (unknown)."""
     data = load(path)
     if not is_run_report(data):
-        raise HunkmetricsError(f"{path}: not a run report (no resolved_ids, unresolved_ids)")
+        raise HunkmetricsError(
+            f"{path}: not a run report (no resolved_ids and unresolved_ids, nor resolved)"
+        )
     assert isinstance(data, dict)
     verdicts: dict[str, bool] = {}
-    for key, value in (("unresolved_ids", False), ("empty_patch_ids", False)):
-        verdicts.update((instance_key(i), value) for i in data.get(key) or [])
-    for instance in data["resolved_ids"]:
-        verdicts[instance_key(instance)] = True
+    for key in _EVALUATED:
+        verdicts.update((instance_key(i), False) for i in _ids(data, key))
+    for key in _ERRED:
+        for instance in _ids(data, key):
+            verdicts.pop(instance_key(instance), None)
+    for key in ("resolved_ids", "resolved"):
+        verdicts.update((instance_key(i), True) for i in _ids(data, key))
     return verdicts
+
+
+def _ids(data: dict[str, Any], key: str) -> list[object]:
+    value = data.get(key)
+    return value if isinstance(value, list) else []
 
 
 def instance_key(name: object) -> str:
