@@ -281,8 +281,9 @@ def evaluate(
             "directory RUNS/<agent>/<bug>/, a harness's output (Harbor job, Inspect log, "
             "OpenHands V1), SWE-bench predictions (.jsonl, .json list or preds.json; "
             "trajectories beside them are read), a SWE-bench log folder "
-            "logs/run_evaluation/<run_id> (or its <model> folder) or a Multi-SWE-bench workdir "
-            "(docs/agents.md).",
+            "logs/run_evaluation/<run_id> (or its <model> folder), a Multi-SWE-bench workdir, "
+            "or a published submission folder (all_preds.jsonl, trajs/, logs/, "
+            "results/results.json, as SWE-bench/experiments holds them) (docs/agents.md).",
             show_default=False,
         ),
     ],

@@ -43,8 +43,8 @@ SwebenchLogsOpt = Annotated[
         help="Outcomes for SWE-bench predictions (repeatable): a SWE-bench log folder "
         "logs/run_evaluation/<run_id> (or its <model> folder) (each <instance>/report.json), "
         "a Multi-SWE-bench workdir (<org>/<repo>/evals/pr-N/report.json), or a run report "
-        "(<model>.<run_id>.json, final_report.json: resolved ids). A non-empty prediction "
-        "without its report is that run's error line.",
+        "(<model>.<run_id>.json, final_report.json, results.json: resolved ids). A "
+        "non-empty prediction with neither a report nor a verdict is that run's error line.",
         metavar="<path>",
         show_default=False,
     ),
