@@ -122,6 +122,10 @@ def test_a_mini_swe_agent_submission_folder(tmp_path: Path) -> None:
     django = got["django__django-11532"]
     assert django["format"] == "mini_swe_agent"
     assert django["tool_calls"] == 29
+    # mini-swe-agent 1 stamps no message; its responses' `created` run from 1763511895
+    # (the first answer) to 1763512068 (the last)
+    assert django["runtime"]["seconds"] == 1763512068 - 1763511895
+    assert "created" in django["runtime"]["source"]
     outcome = django["outcome"]
     assert (outcome["compiled"], outcome["failing_before"], outcome["failing_after"]) == (
         True,

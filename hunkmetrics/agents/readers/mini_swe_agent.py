@@ -124,6 +124,13 @@ def _answer(call: CallDraft, item: Record, extra: Record) -> None:
     call.is_error = as_int(code) != 0 if code is not None else None
 
 
+def _whole_number(value: object) -> object:
+    """`created` as Unix seconds: a number, or digits in a string (as some providers give)."""
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        return int(value)
+    return value
+
+
 def read(path: Path) -> list[Draft]:
     data = load_json(path)
     if isinstance(data, list):
@@ -144,6 +151,7 @@ def read(path: Path) -> list[Draft]:
     by_call: dict[str, CallDraft] = {}
     pending: CallDraft | None = None
     usages: list[Tokens] = []  # summed once at the end (Tokens.sum), not pairwise
+    created: list[datetime] = []  # the model responses' own `created` times (v1 has no others)
     for i, item in enumerate(messages):
         if not isinstance(item, dict):
             raise TrajectoryError(path, f"message {i} is not an object")
@@ -163,7 +171,11 @@ def read(path: Path) -> list[Draft]:
             else:
                 _answer(answered, item, extra)
         elif role == "assistant":
-            usage = as_dict(as_dict(extra.get("response")).get("usage"))
+            response = as_dict(extra.get("response"))
+            made = parse_time(_whole_number(response.get("created")))
+            if made is not None:
+                created.append(made)
+            usage = as_dict(response.get("usage"))
             tokens = litellm_tokens(usage, "extra.response.usage") if usage else None
             if tokens is not None:
                 usages.append(tokens)
@@ -217,6 +229,11 @@ def read(path: Path) -> list[Draft]:
             draft.steps.append(StepDraft(str(role), stamp, text))
     if usages:
         draft.tokens = Tokens.sum(usages, "sum of the responses' usage")
+    if len(created) > 1 and not any(step.timestamp for step in draft.steps):
+        # mini-swe-agent 1 stamps nothing itself; the responses' creation times (whole
+        # seconds) span the run from the first answer to the last
+        draft.runtime_s = (max(created) - min(created)).total_seconds()
+        draft.runtime_source = "timestamps: the model responses' `created`, last - first"
     submission = info.get("submission")
     if isinstance(submission, str):
         draft.patch, draft.patch_source = submission, "trajectory: info.submission"
