@@ -244,3 +244,19 @@ def test_a_folder_of_trajectories_without_predictions(tmp_path: Path) -> None:
     assert [(r.agent, r.bug, r.trajectory, r.outcome) for r in runs] == [
         ("20250101_agent", "o__r-1", str(traj), str(log))
     ]
+
+
+def test_a_submission_whose_rows_name_two_models_is_still_one_submission(tmp_path: Path) -> None:
+    folder = _export(
+        MULTI[0], MULTI[1].replace("deepseek-chat-v2", "doubao-pro-128k"), ["."], tmp_path
+    )
+    got = _evaluate(folder, tmp_path / "a.jsonl")
+    # all_preds.jsonl: 90 rows of `ep-…-swe-bench-java` and one of `ep-…-swe-bench-java-test`;
+    # results/results.json: resolved 1 (its `resolved` list), 22 empty patches
+    agents = [line["agent"] for line in got.values()]
+    assert sorted({a.rsplit("__", 1)[1] for a in agents}) == [
+        "swe-bench-java",
+        "swe-bench-java-test",
+    ]
+    assert [a.endswith("-test") for a in agents].count(True) == 1
+    assert [line["outcome"]["resolved"] for line in got.values()].count(True) == 1

@@ -125,7 +125,10 @@ def swebench_runs(path: Path, logs: Iterable[Path] = ()) -> list[Run]:
     if submission is not None:
         if submission.predictions is not None:
             predictions = submission.predictions
-            return _prediction_runs(predictions, read_predictions(predictions), index)
+            # one submission: its run report is its own, whatever names its rows give
+            return _prediction_runs(
+                predictions, read_predictions(predictions), index, one_submission=True
+            )
         return _trajectory_runs(submission, index)
     if kind == "predictions":
         return _prediction_runs(path, read_predictions(path), index)
@@ -256,9 +259,11 @@ def _trajectory_runs(submission: Submission, index: LogIndex) -> list[Run]:
     return runs
 
 
-def _prediction_runs(path: Path, predictions: list[Prediction], index: LogIndex) -> list[Run]:
+def _prediction_runs(
+    path: Path, predictions: list[Prediction], index: LogIndex, *, one_submission: bool = False
+) -> list[Run]:
     models = {p.model for p in predictions}
-    if index.verdicts and len(models) > 1:
+    if index.verdicts and len(models) > 1 and not one_submission:
         raise HunkmetricsError(
             f"{path}: predictions of {len(models)} models, but a run report is one model's"
         )
