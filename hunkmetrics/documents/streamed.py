@@ -1,0 +1,35 @@
+"""The hunks document of a patch read as a stream (`HunkStream`): the same document as
+`hunks_document` of a workspace without sources, its `hunks` a lazy array (`JsonRows`)
+that locates the hunks as it is written."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..hunkstream import HunkStream
+from ..jsonrows import JsonRows
+from ..jsonshape import JSON
+from .build import PatchHead, build_document, hunk_record
+from .shapes import EXCLUDED_FILE, KIND_COUNTS
+
+
+def streamed_hunks_document(stream: HunkStream) -> JSON:
+    """The `hunkmetrics/hunks/v1` document of `stream`; its `hunks` are made (and the
+    patch read again) each time they are iterated or written."""
+    patch = stream.patch
+    head = PatchHead(patch.name, patch.hunking, patch.reversed, stream.selection)
+
+    def records() -> Iterator[JSON]:
+        for item, kind in stream.located():
+            yield hunk_record(item, kind)
+
+    body = {
+        "excluded_files": [
+            EXCLUDED_FILE.build({"file": path, "reason": reason})
+            for path, reason in stream.excluded_files
+        ],
+        "hunk_kinds": KIND_COUNTS.build(stream.hunk_kinds),
+        "hunks": JsonRows(len(stream), records),
+        "warnings": stream.warnings,
+    }
+    return build_document("hunks", head, None, body)
