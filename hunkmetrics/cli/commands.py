@@ -235,8 +235,8 @@ def render_hunks(document: dict[str, Any], console: Console | None = None) -> No
     unplaced, first_note = 0, None  # the hunks are gone through once: they may be made then
     for h in document["hunks"]:
         if not h["placed"]:
+            first_note = first_note if unplaced else h["note"]
             unplaced += 1
-            first_note = h["note"] if unplaced == 1 else first_note
         package_basis, class_basis, method_basis = _bases(h)
         method = plain(_short(h["method"], h["class"])) or (
             plain(" | ".join(_short(m, h["class"]) for m in h["methods"])) if h["methods"] else ""
