@@ -161,6 +161,39 @@ def test_a_cut_diff_fails_alike(sections: list[str], cut: int) -> None:
     )
 
 
+GIT = "diff --git a/A.java b/A.java\n--- a/A.java\n+++ b/A.java\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"
+MAIL = "From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"  \n\t\r\n",
+        b"just some text\n",
+        (MAIL + GIT + MAIL + GIT).encode(),
+        (MAIL + GIT).encode(),
+        b"\xff\xfe" + GIT.encode("utf-16-le"),
+        b"\xfe\xff" + GIT.encode("utf-16-be"),
+        b"\xff\xfe" + GIT.encode("utf-16-le") + b"x",  # a byte short of a character
+        b"\xef\xbb\xbf" + GIT.encode(),
+        GIT.replace("\n", "\r\n").encode()[:-2] + b"\r",  # a CRLF diff cut before its LF
+        (GIT + "\\ No newline at end of file").encode(),
+        b"diff --cc A.java\n@@@ -1,1 -1,1 +1,1 @@@\n",
+        (GIT + "diff --git a/B.png b/B.png\nGIT binary patch\nliteral 1\nIcmZ?l\n\n").encode(),
+        (GIT + "\n\n\n@@ -9 +9 @@\n-x\n+y\n").encode(),
+        (GIT + "diff --git a/C.java b/C.java\nindex 1234567..89abcde 100644\n").encode(),
+    ],
+)
+def test_special_inputs_read_alike(data: bytes) -> None:
+    """Empty, blank, no diff, mbox, UTF-16 (valid or not), BOM, CRLF, combined, binary
+    patch, blank lines between hunks, a header without a hunk."""
+    for selection in (DEFAULT_SELECTION, ALL_FILES):
+        assert streamed(data, selection, False, "as-given") == whole(
+            data, selection, False, "as-given"
+        )
+
+
 def test_streamed_files_are_the_parsed_files() -> None:
     data = (ROOT / "fixtures" / "patches" / "java_rename_with_edits.diff").read_bytes()
     for reverse in (False, True):
