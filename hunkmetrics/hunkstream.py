@@ -39,7 +39,9 @@ _CODE = HUNK_KINDS.index("code")
 
 
 def _renumbered(file_diff: FileDiff, first: int) -> FileDiff:
-    """`file_diff` with its hunks numbered from `first`."""
+    """`file_diff` with its hunks numbered from `first` (itself when they are)."""
+    if all(h.index == first + i for i, h in enumerate(file_diff.hunks)):
+        return file_diff
     hunks = tuple(replace(h, index=first + i) for i, h in enumerate(file_diff.hunks))
     return replace(file_diff, hunks=hunks)
 
