@@ -51,7 +51,8 @@ def streamed(data: bytes, selection: PathSelection, reverse: bool, hunking: str)
     try:
         patch = StreamedPatch(MemorySource(data), reverse=reverse, hunking=hunking)
         document = streamed_hunks_document(HunkStream(patch, selection))
-        document["hunks"] = list(document["hunks"])
+        for key in ("excluded_files", "hunks", "warnings"):
+            document[key] = list(document[key])  # lazy arrays (JsonRows) made here
         return json.dumps(document, indent=2, ensure_ascii=False)
     except PatchError as exc:
         return f"error: {exc}"
@@ -192,6 +193,45 @@ def test_special_inputs_read_alike(data: bytes) -> None:
         assert streamed(data, selection, False, "as-given") == whole(
             data, selection, False, "as-given"
         )
+
+
+@pytest.mark.parametrize("kept", [0, 1, 10_000])
+def test_files_left_out_and_warnings_read_again_when_many(
+    kept: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past `KEPT_ENTRIES`, the files left out and the warnings are read again from the
+    patch when written, not kept: the document is the same."""
+    from hunkmetrics import hunkstream
+
+    monkeypatch.setattr(hunkstream, "KEPT_ENTRIES", kept)
+    data = (ROOT / "fixtures" / "patches" / "java_rename_with_edits.diff").read_bytes()
+    data += b"diff --git a/x.png b/x.png\nBinary files a/x.png and b/x.png differ\n"
+    data += b"diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n"
+    data += b"@@ -1 +1 @@\n-a\n+b\n"
+    for selection in SELECTIONS:
+        assert streamed(data, selection, False, "as-given") == whole(
+            data, selection, False, "as-given"
+        )
+
+
+@pytest.mark.parametrize("format", ["json", "csv", "table"])
+def test_the_command_writes_lists_read_again_alike(
+    format: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hunkmetrics import hunkstream
+
+    diff = tmp_path / "mixed.diff"
+    data = (ROOT / "fixtures" / "patches" / "java_rename_with_edits.diff").read_bytes()
+    diff.write_bytes(
+        data + b"diff --git a/x.png b/x.png\nBinary files a/x.png and b/x.png differ\n"
+    )
+    args = ["hunks", str(diff), "-f", format]
+    kept = runner.invoke(app, args, env={"COLUMNS": "200"})
+    monkeypatch.setattr(hunkstream, "KEPT_ENTRIES", 0)
+    again = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert kept.exit_code == again.exit_code == 0, again.output
+    assert (kept.stdout, kept.stderr) == (again.stdout, again.stderr)
+    assert "x.png: binary, excluded from metrics" in kept.stdout + kept.stderr
 
 
 def test_streamed_files_are_the_parsed_files() -> None:
