@@ -17,7 +17,10 @@ times `hunkmetrics divergence --format json` (the summary only, no pairs).
 MB (Java files, three 7-line hunks each: `big_diff`), read by `parse` (the patch model
 only) and by `--commands` (default `hunks`), each in a fresh process under an
 address-space limit (`--limit-gib`, default 6) with HUNKMETRICS_MAX_PATCH_BYTES raised
-to let it in: time, peak RSS, exit status and the last line on stderr. Results go to
+to let it in: time, peak RSS, exit status and the last line on stderr. Each command is
+first run on a tiny diff (10 kB): its peak is the baseline (interpreter, imports, fixed
+caches), and each row gives its peak above that baseline per byte of input, the figure
+the memory goal bounds (issues 22/24: at most 2). Results go to
 benchmarks/results/big_diff.json.
 
     python benchmarks/bench_big_patch.py --diff-mb 16 64 250 1000 --code .
@@ -39,6 +42,7 @@ from _common import compact_json, machine, snapshot_hunkmetrics  # noqa: E402
 from bench_divergence import synthetic_patch  # noqa: E402
 
 SIZES = (500, 1000, 2000, 4000)
+BASELINE_MB = 0.01  # the tiny diff whose peak is each command's baseline
 PROFILES = ("default", "birch")
 
 _CHILD = """
@@ -155,6 +159,7 @@ def main_big(args: argparse.Namespace) -> int:
     about = machine()
     print(f"machine: {about['cpu_model']}, {about['cpu_count']} cores, {about['memory_gib']} GiB")
     limit = int(args.limit_gib * 2**30)
+    commands = ["parse", *args.commands]
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -163,17 +168,30 @@ def main_big(args: argparse.Namespace) -> int:
         else:
             measured = snapshot_hunkmetrics(work)
             code = str(work / "snapshot")
+        # The interpreter, its imports and fixed caches: each command on a tiny diff.
+        tiny = work / "tiny.diff"
+        big_diff(tiny, BASELINE_MB)
+        baseline = {
+            c: measure_big(code, tiny, c, limit, args.timeout)["peak_mib"] for c in commands
+        }
+        shown = ", ".join(f"{c} {m:.0f} MiB" for c, m in baseline.items())
+        print(f"baseline (tiny diff): {shown}")
         for megabytes in args.diff_mb:
             diff = work / f"big_{megabytes}.diff"
             files, hunks = big_diff(diff, megabytes)
             size = diff.stat().st_size
-            for command in ["parse", *args.commands]:
+            for command in commands:
                 row = measure_big(code, diff, command, limit, args.timeout)
                 row.update(bytes=size, files=files, hunks=hunks, command=command)
                 row["peak_per_input_byte"] = row["peak_mib"] * 2**20 / size
+                row["baseline_mib"] = baseline[command]
+                row["above_baseline_per_input_byte"] = (
+                    (row["peak_mib"] - baseline[command]) * 2**20 / size
+                )
                 print(
                     f"{size / 2**20:7.0f} MB {command:>8}: {row['seconds']:7.1f} s, peak "
-                    f"{row['peak_mib']:7.0f} MiB ({row['peak_per_input_byte']:.1f} x input), "
+                    f"{row['peak_mib']:7.0f} MiB ({row['peak_per_input_byte']:.1f} x input; "
+                    f"above baseline {row['above_baseline_per_input_byte']:.2f} x), "
                     f"exit {row['status']} {row['last_stderr_line'][:120]}"
                 )
                 runs.append(row)

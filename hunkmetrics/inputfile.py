@@ -2,7 +2,7 @@
 (a device such as /dev/zero, a FIFO or a socket would never end, or wait forever for a
 writer), and documents read whole no larger than a cap. Every input reader uses it:
 trajectories and harness logs, manifests, results and attempt lines, outcomes, category
-rules; patches have their own cap (`HUNKMETRICS_MAX_PATCH_BYTES`, patch/parse.py), and
+rules; patches have their own cap (`HUNKMETRICS_MAX_PATCH_BYTES`, patch/source.py), and
 so have source files read from a repository (`HUNKMETRICS_MAX_SOURCE_BYTES`).
 """
 

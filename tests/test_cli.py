@@ -114,12 +114,13 @@ def test_usage_error_exits_2() -> None:
 
 
 def test_internal_error_exits_1_with_hint(monkeypatch) -> None:
-    import hunkmetrics.cli.commands as cli
+    import hunkmetrics.documents.streamed as streamed
 
     def broken(*_a, **_k):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli, "hunks_document", broken)
+    # `hunks` without sources makes its document as a stream
+    monkeypatch.setattr(streamed, "streamed_hunks_document", broken)
     result = invoke("hunks", "-", input=DIFF)
     assert result.exit_code == 1
     assert "internal error: RuntimeError: boom" in result.stderr

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hunkmetrics import PatchError, read_patch
-from hunkmetrics.patch import parse
+from hunkmetrics.patch import source
 from hunkmetrics.patch.parse import read_patch_bytes
 
 
@@ -29,7 +29,7 @@ def test_an_unreadable_file_is_a_patch_error_not_an_internal_one(
     def refuse(*args: object) -> int:
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr(parse.os, "open", refuse)
+    monkeypatch.setattr(source.os, "open", refuse)
     with pytest.raises(PatchError) as caught:
         read_patch(target)
     assert str(caught.value) == f"{target}: cannot read (Permission denied)"

@@ -22,7 +22,7 @@ from hunkmetrics.lang.parse_guard import MAX_FRAGMENT_BYTES, MAX_NESTING, nestin
 from hunkmetrics.metrics.birch_artifacts import PublishedArtifacts
 from hunkmetrics.metrics.divergence import ARTIFACTS_MAX_HUNKS, compute_divergence
 from hunkmetrics.metrics.profiles import profile
-from hunkmetrics.patch.lines import DiffLines
+from hunkmetrics.patch.lines import split_lines
 from hunkmetrics.patch.model import Line, LineKind, PackedLines, pack
 from hunkmetrics.patch.parse import parse_patch
 from hunkmetrics.shortlist import few
@@ -217,12 +217,19 @@ def test_no_room_for_a_tree_is_a_memory_error_not_a_crash() -> None:
 
 
 def test_diff_lines_split_as_str_split() -> None:
-    for raw in [b"", b"a", b"a\n", b"a\nb", b"a\n\n", b"\n", b"a\r\nb\n\xff\n"]:
+    """Whatever chunks the bytes come in (a byte at a time, a line cut anywhere)."""
+    for raw in [b"", b"a", b"a\n", b"a\nb", b"a\n\n", b"\n", b"a\r\nb\n\xff\n", b"\xc3\xa9\nx\r"]:
         expected = raw.decode("utf-8", "surrogateescape").split("\n")
         if expected[-1] == "":
             expected.pop()
-        lines = DiffLines(raw)
-        assert [lines[k] for k in range(len(lines))] == expected, raw
+        for size in (1, 2, 3, len(raw) or 1):
+            chunks = [raw[k : k + size] for k in range(0, len(raw), size)]
+            assert list(split_lines(chunks)) == expected, (raw, size)
+        # CRLF read as LF: only a CR that a LF follows goes.
+        as_lf = raw.replace(b"\r\n", b"\n").decode("utf-8", "surrogateescape").split("\n")
+        if as_lf[-1] == "":
+            as_lf.pop()
+        assert list(split_lines([raw], crlf=True)) == as_lf, raw
 
 
 def test_a_raised_size_cap_reserves_nothing_and_reading_stays_bounded(tmp_path: Path) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable, Iterable
-from contextlib import ExitStack
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -174,11 +174,38 @@ def hunks(
 
     def run() -> None:
         files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
+        if repo is None and rev is None:
+            with stream_hunks(patch, reverse, hunks, files) as document:
+                emit(document, format, render_hunks, document["hunks"], HUNK_COLUMNS)
+            return
         with load(patch, repo, rev, reverse, hunks, path_prefix, files) as workspace:
             document = hunks_document(workspace)
         emit(document, format, render_hunks, document["hunks"], HUNK_COLUMNS)
 
     guarded(ctx, run)
+
+
+@contextmanager
+def stream_hunks(
+    patch: str, reverse: bool, hunks: Hunking, selection: PathSelection
+) -> Iterator[dict[str, Any]]:
+    """The hunks document of a patch located from the diff alone, read as a stream: the
+    patch file stays open while the document's hunks are written (standard input is
+    read whole first)."""
+    from ..documents.streamed import streamed_hunks_document
+    from ..hunkstream import HunkStream
+    from ..patch.source import FileSource, MemorySource
+    from ..patch.stream import StreamedPatch
+
+    with ExitStack() as stack:
+        if patch == "-":
+            source: FileSource | MemorySource = MemorySource(
+                read_stdin_bytes(sys.stdin.buffer), "<stdin>"
+            )
+        else:
+            source = stack.enter_context(FileSource(patch))
+        streamed = StreamedPatch(source, reverse=reverse, hunking=hunks.value)
+        yield streamed_hunks_document(HunkStream(streamed, selection))
 
 
 def _short(name: str | None, prefix: str | None) -> str:
@@ -205,7 +232,11 @@ def render_hunks(document: dict[str, Any], console: Console | None = None) -> No
     for column in ("#", "file", "lines (old)", "+/-", "package", "class", "method"):
         table.add_column(column, overflow="fold")
     guessed = False
+    unplaced, first_note = 0, None  # the hunks are gone through once: they may be made then
     for h in document["hunks"]:
+        if not h["placed"]:
+            first_note = first_note if unplaced else h["note"]
+            unplaced += 1
         package_basis, class_basis, method_basis = _bases(h)
         method = plain(_short(h["method"], h["class"])) or (
             plain(" | ".join(_short(m, h["class"]) for m in h["methods"])) if h["methods"] else ""
@@ -239,13 +270,12 @@ def render_hunks(document: dict[str, Any], console: Console | None = None) -> No
                 )
             )
         )
-    unplaced = [h for h in document["hunks"] if not h["placed"]]
     if unplaced:
         console.print(
             styled(
                 (
-                    f"{len(unplaced)} hunk(s) not placed in a method: "
-                    f"{unplaced[0]['note']}. Give --repo/--rev for exact locations.",
+                    f"{unplaced} hunk(s) not placed in a method: "
+                    f"{first_note}. Give --repo/--rev for exact locations.",
                     "yellow",
                 )
             )

@@ -11,6 +11,7 @@ from typing import Any
 
 from hunkmetrics.csvfiles import csv_writer, write_row
 
+from ..jsonrows import JsonRows
 from ..metrics.divergence import PairRows
 
 
@@ -28,12 +29,13 @@ JSON_CHUNK = 1 << 20
 def write_json(document: dict[str, Any]) -> None:
     """Write a document with indent 2, as `json.dumps` would, piece by piece (never as
     one string). Lazy pair lists (PairRows) are streamed in place, one pair a line, so
-    millions of pairs never sit in memory as dicts or one string."""
-    streams: dict[str, PairRows] = {}
+    millions of pairs never sit in memory as dicts or one string; so are lazy arrays
+    (JsonRows), item by item, as `json.dumps` would write them."""
+    streams: dict[str, PairRows | JsonRows] = {}
     mark = uuid.uuid4().hex
 
     def default(node: Any) -> Any:
-        if isinstance(node, PairRows):
+        if isinstance(node, PairRows | JsonRows):
             token = f"\x00pairs{mark}{len(streams)}\x00"
             streams[json.dumps(token, ensure_ascii=False)] = node
             return token
@@ -62,8 +64,8 @@ def write_json(document: dict[str, Any]) -> None:
     write_text("".join(pending))
 
 
-def _write_pairs(rows: PairRows, indent: str) -> None:
-    """A pair list in place of its token, one pair a line, `indent` deep."""
+def _write_pairs(rows: PairRows | JsonRows, indent: str) -> None:
+    """A lazy list in place of its token (pairs one a line), `indent` deep."""
     if not len(rows):
         write_text("[]")
         return

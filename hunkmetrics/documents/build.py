@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..jsonshape import JSON
@@ -136,19 +137,44 @@ def _build(name: str, workspace: DocumentSource, body: dict[str, Any], **config:
     """A document: its head (schema, tool, config with the patch's hunking and
     direction) and `body`, in the shape's key order."""
     patch = workspace.patch
+    head = PatchHead(patch.name, patch.hunking, patch.reversed, workspace.selection)
+    return build_document(name, head, source_block(workspace), body, **config)
+
+
+@dataclass(frozen=True, slots=True)
+class PatchHead:
+    """What a document's head says of its patch: its name, how it was read, which files
+    count."""
+
+    name: str
+    hunking: str
+    reversed: bool
+    selection: PathSelection
+
+
+def build_document(
+    name: str,
+    head: PatchHead,
+    source: dict[str, str] | None,
+    body: dict[str, Any],
+    **config: Any,
+) -> JSON:
+    """The `hunkmetrics/<name>/v1` document of a patch (`head`) read against `source`
+    (`source_block`, None without sources): schema, tool, config (`config` and the
+    patch's hunking, direction and selection), then `body`, in the shape's key order."""
     settings = config_block(
         **config,
-        hunking=patch.hunking,
-        reverse=patch.reversed,
-        selection=workspace.selection.config(),
+        hunking=head.hunking,
+        reverse=head.reversed,
+        selection=head.selection.config(),
     )
     return DOCUMENTS[name].build(
         {
             "schema": f"hunkmetrics/{name}/v1",
             "tool": dict(TOOL),
             "config": CONFIGS[name].build(settings),
-            "patch": patch.name,
-            "source": source_block(workspace),
+            "patch": head.name,
+            "source": source,
             **body,
         }
     )

@@ -7,13 +7,13 @@ from typing import Protocol
 
 from ..patch.model import FileDiff, Hunk, Patch
 from .diff_locate import added_owner, locate_from_diff, patch_package
+from .directory_packages import DirectoryPackages, file_lines
 from .evidence import Evidence
-from .hooks.base import DiffPackage, TreeReader
+from .hooks.base import TreeReader
 from .index import FileIndex, ParseCache, top_qualifier
 from .languages import Language, Languages, default_languages
 from .location import Anchor, LocatedBy, Location, anchors, locate_in_index
 from .paths import parent, suffix
-from .selection import is_test_file
 
 __all__ = [
     "Anchor",
@@ -24,6 +24,7 @@ __all__ = [
     "SourceFiles",
     "TreeReader",
     "anchors",
+    "locate_file",
     "locate_in_index",
     "locate_patch",
 ]
@@ -68,83 +69,66 @@ def locate_patch(
     diff's own lines. `languages` default to the package's own."""
     cache = cache if cache is not None else ParseCache()
     languages = languages if languages is not None else default_languages()
+    packages = DirectoryPackages(languages)
+    for file_diff in patch.files:
+        packages.add(file_diff)
     out: list[LocatedHunk] = []
-    by_directory = _files_by_directory(patch)
-    directory_packages: dict[tuple[str, str], DiffPackage] = {}
     for file_diff in patch.files:
-        if not file_diff.hunks:
-            continue
-        language = languages.for_path(file_diff.path)
-        if language is None:
-            note = f"no grammar for {suffix(file_diff.path) or 'this file'}"
-            for hunk in file_diff.hunks:
-                loc = Location(
-                    None,
-                    _fallback_package(file_diff.path),
-                    None,
-                    None,
-                    (),
-                    None,
-                    "source" if sources else "diff",
-                    note,
-                    evidence=_NO_GRAMMAR,
-                )
-                out.append(LocatedHunk(hunk, file_diff, loc))
-            continue
-        index = _source_index(file_diff, language, sources, cache) if sources else None
-        hint = None
-        if index is None:
-            hint = _package_hint(file_diff, language, by_directory, directory_packages, languages)
-        for hunk in file_diff.hunks:
-            if index is not None:
-                loc = _with_added_owner(
-                    locate_in_index(index, hunk, "source"), index, hunk, file_diff, language, cache
-                )
-                if index.parse_errors:
-                    loc = _with_note(loc, f"the file has {index.parse_errors} syntax error(s)")
-                    # Error recovery placed the scopes: class and method are its guess.
-                    loc = replace(loc, evidence=loc.evidence.weakened())
-            else:
-                loc = locate_from_diff(hunk, file_diff, language, cache, package_hint=hint)
-            out.append(LocatedHunk(hunk, file_diff, loc))
+        out.extend(locate_file(file_diff, packages, sources, cache, languages=languages))
     return out
 
 
-def _files_by_directory(patch: Patch) -> dict[str, list[FileDiff]]:
-    """The patch's files with hunks, by directory (where a package is seen elsewhere)."""
-    out: dict[str, list[FileDiff]] = {}
-    for file_diff in patch.files:
-        if file_diff.hunks:
-            out.setdefault(parent(file_diff.path), []).append(file_diff)
-    return out
-
-
-def _lines(file_diff: FileDiff) -> list[str]:
-    return [line.text for hunk in file_diff.hunks for line in hunk.lines]
-
-
-def _package_hint(
+def locate_file(
     file_diff: FileDiff,
-    language: Language,
-    by_directory: dict[str, list[FileDiff]],
-    known: dict[tuple[str, str], DiffPackage],
-    languages: Languages,
-) -> DiffPackage | None:
-    """The package the patch shows for a file elsewhere than in a given hunk: in its
-    other hunks (seen), else in its directory's files of its language (inferred; worked
-    out once per directory into `known`)."""
-    path = file_diff.old_path or file_diff.path
-    directory = parent(file_diff.path)
-    key = (directory, language.name)
-    if key not in known:
-        # Test files last: a Go external test declares `package foo_test`.
-        siblings = sorted(
-            (f for f in by_directory.get(directory, []) if languages.for_path(f.path) is language),
-            key=lambda f: is_test_file(f.path, languages),
-        )
-        lines = [text for other in siblings for text in _lines(other)]
-        known[key] = language.hooks.diff_package(lines, path, language.source_roots)
-    return patch_package(_lines(file_diff), known[key], path, language)
+    packages: DirectoryPackages,
+    sources: SourceFiles | None = None,
+    cache: ParseCache | None = None,
+    *,
+    languages: Languages | None = None,
+) -> list[LocatedHunk]:
+    """Locate the hunks of one file of a patch (`locate_patch`); `packages`: the
+    packages the whole patch shows for its directories (every file added)."""
+    cache = cache if cache is not None else ParseCache()
+    languages = languages if languages is not None else default_languages()
+    out: list[LocatedHunk] = []
+    if not file_diff.hunks:
+        return out
+    language = languages.for_path(file_diff.path)
+    if language is None:
+        note = f"no grammar for {suffix(file_diff.path) or 'this file'}"
+        for hunk in file_diff.hunks:
+            loc = Location(
+                None,
+                _fallback_package(file_diff.path),
+                None,
+                None,
+                (),
+                None,
+                "source" if sources else "diff",
+                note,
+                evidence=_NO_GRAMMAR,
+            )
+            out.append(LocatedHunk(hunk, file_diff, loc))
+        return out
+    index = _source_index(file_diff, language, sources, cache) if sources else None
+    hint = None
+    if index is None:
+        path = file_diff.old_path or file_diff.path
+        directory = packages.seen(file_diff, language)
+        hint = patch_package(file_lines(file_diff), directory, path, language)
+    for hunk in file_diff.hunks:
+        if index is not None:
+            loc = _with_added_owner(
+                locate_in_index(index, hunk, "source"), index, hunk, file_diff, language, cache
+            )
+            if index.parse_errors:
+                loc = _with_note(loc, f"the file has {index.parse_errors} syntax error(s)")
+                # Error recovery placed the scopes: class and method are its guess.
+                loc = replace(loc, evidence=loc.evidence.weakened())
+        else:
+            loc = locate_from_diff(hunk, file_diff, language, cache, package_hint=hint)
+        out.append(LocatedHunk(hunk, file_diff, loc))
+    return out
 
 
 # A file without a grammar: its directory is its package; class and method are unknown.

@@ -1,50 +1,52 @@
-"""A diff's lines, read one at a time from its bytes.
+"""A diff's lines, read one at a time from its bytes as they come.
 
-The parser walks the lines by number (looking ahead a few), but never needs them all at
-once as strings: `DiffLines` holds the bytes and where each line starts (8 bytes a
-line) and decodes a line when it is asked for, instead of a decoded copy of the whole
-diff and a list of all its lines (about three times the diff's size)."""
+The parser reads each line once, looking one line ahead at most: `split_lines` decodes
+a line when it is reached, from chunks of bytes (a file read a megabyte at a time, or a
+diff already in memory), so that neither a decoded copy of the whole diff nor a list of
+its lines ever exists. `LineCursor` is the parser's view: the current line, the next,
+and the current line's number."""
 
 from __future__ import annotations
 
-import re
-from array import array
+from collections.abc import Iterable, Iterator
 
-ENCODING = "utf-8"
-ERRORS = "surrogateescape"  # keeps bytes that are not UTF-8, round-trips them exactly
+from .text import ENCODING, ERRORS
 
 
-class DiffLines:
-    """The lines of `raw` split at `\\n` (a CR is content), without their `\\n`; the
-    text after the last `\\n`, when empty, is no line."""
+def split_lines(chunks: Iterable[bytes], *, crlf: bool = False) -> Iterator[str]:
+    """The lines of the bytes `chunks` join to, split at `\\n` (a CR is content), without
+    their `\\n`, as `str.split("\\n")` gives them; the text after the last `\\n`, when
+    empty, is no line. `crlf`: read CRLF line ends as LF (a line ended by `\\r\\n` loses
+    its `\\r`; the last line, with no `\\n` after it, keeps one)."""
+    carry = b""
+    for chunk in chunks:
+        if not chunk:
+            continue
+        pieces = (carry + chunk).split(b"\n")
+        carry = pieces.pop()
+        for piece in pieces:
+            if crlf and piece.endswith(b"\r"):
+                piece = piece[:-1]
+            yield piece.decode(ENCODING, ERRORS)
+    if carry:
+        yield carry.decode(ENCODING, ERRORS)
 
-    def __init__(self, raw: bytes) -> None:
-        self.raw = raw
-        starts = array("q", [0])
-        find = raw.find
-        at = find(b"\n")
-        while at >= 0:
-            starts.append(at + 1)
-            at = find(b"\n", at + 1)
-        self.starts = starts
-        self.count = len(starts) - 1 if raw.endswith(b"\n") or not raw else len(starts)
 
-    def __len__(self) -> int:
-        return self.count
+class LineCursor:
+    """Lines read in order: `line` is the current one (None past the end), `ahead` the
+    one after it, `number` the current line's number from 0."""
 
-    def __getitem__(self, number: int) -> str:
-        if not 0 <= number < self.count:
-            raise IndexError(number)
-        start = self.starts[number]
-        end = self.starts[number + 1] - 1 if number + 1 < len(self.starts) else len(self.raw)
-        return self.raw[start:end].decode(ENCODING, ERRORS)
+    __slots__ = ("_lines", "ahead", "line", "number")
 
-    def matching(self, pattern: re.Pattern[bytes]) -> list[int]:
-        """The numbers of the lines where `pattern` (a `^…` pattern with re.M) matches."""
-        found: list[int] = []
-        line = 0
-        for match in pattern.finditer(self.raw):
-            while line + 1 < len(self.starts) and self.starts[line + 1] <= match.start():
-                line += 1
-            found.append(line)
-        return found
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._lines = iter(lines)
+        self.number = 0
+        self.line: str | None = next(self._lines, None)
+        self.ahead: str | None = next(self._lines, None) if self.line is not None else None
+
+    def advance(self) -> None:
+        """Move to the next line."""
+        if self.line is None:
+            return
+        self.line, self.ahead = self.ahead, next(self._lines, None)
+        self.number += 1

@@ -27,7 +27,7 @@ def recut_regions(patch: Patch, context: int = CONTEXT) -> Patch:
     files: list[FileDiff] = []
     index = 0
     for file_diff in patch.files:
-        hunks = _recut_file(file_diff, index, context)
+        hunks = recut_file(file_diff, index, context)
         index += len(hunks)
         files.append(replace(file_diff, hunks=hunks))
     return replace(patch, files=tuple(files), hunking="regions")
@@ -58,7 +58,8 @@ def _blocks(hunk: Hunk) -> list[_Block]:
     return blocks
 
 
-def _recut_file(file_diff: FileDiff, first_index: int, context: int) -> tuple[Hunk, ...]:
+def recut_file(file_diff: FileDiff, first_index: int, context: int = CONTEXT) -> tuple[Hunk, ...]:
+    """One file's hunks re-cut into regions, numbered from `first_index`."""
     if not file_diff.hunks:
         return ()
     known_context: dict[int, Line] = {}
