@@ -1,6 +1,7 @@
 """The index's on-disk cache: each file's lang index by path, blob and package, and the
-stat each working-tree file had, so a restart parses only what changed; and, in a file of
-their own that a start does not read, each file's word table by path and blob."""
+stat each working-tree file had, so a restart parses only what changed; in a file of
+their own that a start does not read, each file's word table by path and blob; and the
+code-search index, a section file (`sections`) read in place."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import logging
 import os
 import pickle
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from ..lang import FileIndex, Scope
 from ..memory import no_cyclic_gc
 from ..version import __version__
 from .records import FileRecord, StatKey
+from .sections import FileSections, Sections, write_sections
 
 __all__ = [
     "IndexCache",
@@ -116,7 +118,8 @@ class IndexCache:
         self.directory = directory
         self.file = directory / "index.pickle"
         self.words_file = directory / "words.pickle"
-        self.postings_file = directory / "postings.pickle"
+        self.postings_file = directory / "postings.bin"
+        self._former_postings = directory / "postings.pickle"  # of earlier versions
 
     def load(self) -> IndexCache.Entries | None:
         data = self._read(self.file)
@@ -154,13 +157,40 @@ class IndexCache:
         words = {(r.path, r.blob): r.words for r in records if r.words is not None}
         self._write(self.words_file, {"format": _FORMAT, "words": words})
 
-    def load_postings(self) -> dict[str, Any] | None:
-        """The code-search index saved (`WordPostings.state()`), if any."""
-        data = self._read(self.postings_file)
-        return data["state"] if data is not None else None
+    def load_postings(self) -> Sections | None:
+        """The code-search index saved (`codesearch.postings_sections`), if any."""
+        try:
+            with no_cyclic_gc():
+                opened = FileSections(self.postings_file)
+        except FileNotFoundError:
+            return None
+        except Exception as exc:  # a damaged or foreign cache is rebuilt, not fatal
+            log.warning("ignoring the index cache %s: %s", self.postings_file, exc)
+            return None
+        if opened.meta.get("format") != _FORMAT:
+            opened.close()
+            return None
+        return opened
 
-    def save_postings(self, state: dict[str, object]) -> None:
-        self._write(self.postings_file, {"format": _FORMAT, "state": state})
+    def save_postings(
+        self, meta: Mapping[str, object], sections: Mapping[str, bytes]
+    ) -> Sections | None:
+        """Write the code-search index and open it; None when it could not be written."""
+        file = self.postings_file
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=file.parent, suffix=".tmp")
+            with os.fdopen(fd, "wb") as handle:
+                write_sections(handle, {**meta, "format": _FORMAT}, sections)
+            os.replace(tmp, file)
+        except OSError as exc:
+            log.warning("could not write the index cache %s: %s", file, exc)
+            with contextlib.suppress(OSError, UnboundLocalError):
+                os.unlink(tmp)
+            return None
+        with contextlib.suppress(OSError):
+            self._former_postings.unlink()
+        return self.load_postings()
 
     def _read(self, file: Path) -> dict[str, Any] | None:
         try:

@@ -22,11 +22,12 @@ from ..errors import SourceError
 from ..lang import Scope, build_index, default_languages
 from ..sources import blob_hash, git
 from .cache import IndexCache, default_cache_base, no_cyclic_gc, path_digest, tree_cache_dir
-from .codesearch import GramIndex, WordPostings, file_grams
+from .codesearch import WordPostings, postings_sections
 from .occurrences import word_table
 from .paths import PathSet, contained
 from .records import FileRecord, Parsed, StatKey
 from .rwlock import ReadWriteLock
+from .sections import MemorySections
 
 __all__ = [
     "SKIP_DIRS",
@@ -344,22 +345,28 @@ class RepoIndex:
     def _load_postings(self) -> None:
         """Read the code-search index from the cache, or build it (and save it) when
         there is none or too many files changed since it was built."""
-        state = self._cache.load_postings() if self._cache is not None else None
-        if state is not None and state.get("grams") is not None:
-            with no_cyclic_gc():
-                self.postings = WordPostings.from_state(state)
+        sections = self._cache.load_postings() if self._cache is not None else None
+        if sections is not None and sections.meta.get("grams"):
+            self._set_postings(WordPostings(sections))
             if len(self._uncovered()) <= _STALE_POSTINGS * max(1, len(self.files)):
                 return
+        from .grambuild import file_grams, gram_sections  # numpy: only to build
+
         self._fill_words()
         records = sorted(self.files.items())
-        grams = GramIndex.build([file_grams(self._read(p, r.blob)) for p, r in records])
+        grams = gram_sections([file_grams(self._read(p, r.blob)) for p, r in records])
         with no_cyclic_gc():
-            self.postings = WordPostings.build(
-                ((path, r.blob, r.words or b"") for path, r in records), grams
-            )
+            tables = ((p, r.blob, r.words or b"") for p, r in records)
+            meta, built = postings_sections(tables, grams)
+        del grams
+        opened = self._cache.save_postings(meta, built) if self._cache is not None else None
+        self._set_postings(WordPostings(opened or MemorySections(meta, built)))
         self._generation += 1
-        if self._cache is not None:
-            self._cache.save_postings(self.postings.state())
+
+    def _set_postings(self, postings: WordPostings) -> None:
+        old, self.postings = self.postings, postings
+        if old is not None:
+            old.close()
 
     @property
     def generation(self) -> int:
@@ -684,6 +691,9 @@ class RepoIndex:
         if self._watcher is not None:
             self._watcher.join(timeout=5)
         self._tree.close()
+        with self._rw.write():
+            if self.postings is not None:
+                self.postings.close()
 
     def status(self) -> str:
         """One line: what is indexed, and how many files had syntax errors."""

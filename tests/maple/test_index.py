@@ -184,4 +184,4 @@ def test_the_cache_is_keyed_by_the_tree_served(tmp_path: Path) -> None:
     assert work.cache_dir is not None
     assert work.cache_dir.name.startswith("worktree-")
     assert work.cache_dir.name.endswith("-" + trees[1][:16])
-    assert (work.cache_dir / "postings.pickle").is_file()
+    assert (work.cache_dir / "postings.bin").is_file()
