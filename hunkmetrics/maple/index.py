@@ -399,6 +399,20 @@ class RepoIndex:
         kept.update(self._uncovered())
         return sorted(kept)
 
+    def word_candidates(self, word: str) -> list[str]:
+        """The indexed paths whose word table may hold `word`, sorted."""
+        postings = self.postings
+        if postings is None:
+            return self.ordered_paths()
+        files = self.files
+        kept = {
+            p
+            for p in postings.files_with(word.encode())
+            if (r := files.get(p)) is not None and r.blob == postings.blob_of[p]
+        }
+        kept.update(self._uncovered())
+        return sorted(kept)
+
     def save(self) -> None:
         """Write the index to the on-disk cache (when there is one)."""
         if self._cache is not None:

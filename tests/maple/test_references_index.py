@@ -127,3 +127,17 @@ def test_an_edit_before_the_tables_are_read(tmp_path: Path) -> None:
     restarted = index_of(root, tmp_path)
     assert restarted.parsed == 0
     assert find_references(restarted, "fire") == after
+
+
+def test_a_word_new_since_the_code_search_index_is_found(tmp_path: Path) -> None:
+    root = project(tmp_path, "java-project")
+    index = index_of(root, tmp_path)
+    path = root / "src/main/java/com/acme/core/Inventory.java"
+    text = path.read_text()
+    path.write_text(text.replace("fire(", "freshlyNamed("))  # a word no table held
+    index.ensure_current(max_age=0.0)
+    assert index.postings is not None and not index.postings.files_with(b"freshlyNamed")
+    found = find_references(index, "freshlyNamed")
+    assert [r.line for r in found.found] == [65, 95]
+    assert found == parse_references(index, "freshlyNamed")
+    assert find_references(index, "fire") == parse_references(index, "fire")
