@@ -14,26 +14,27 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
 from ..errors import SourceError
-from ..lang import Scope, build_index, default_languages
+from ..lang import FileIndex, build_index, default_languages
 from ..sources import blob_hash, git
-from .cache import IndexCache, default_cache_base, no_cyclic_gc, path_digest, tree_cache_dir
+from .cache import Cached, IndexCache, default_cache_base, no_cyclic_gc, path_digest, tree_cache_dir
 from .codesearch import WordPostings, postings_sections
+from .names import Names
 from .occurrences import word_table
 from .paths import PathSet, contained
-from .records import FileRecord, Parsed, StatKey
+from .records import FileRecord, Parsed, StatKey, Stored
 from .rwlock import ReadWriteLock
 from .sections import MemorySections
+from .segment import Segment, segment_sections
 
 __all__ = [
     "SKIP_DIRS",
     "FileRecord",
     "RepoIndex",
-    "Symbol",
     "open_index",
 ]
 
@@ -68,56 +69,6 @@ _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
 
 
-@dataclass(frozen=True, slots=True)
-class Symbol:
-    """A type or callable of one file."""
-
-    path: str
-    scope: Scope
-
-    @property
-    def bare(self) -> str:
-        """The last segment of its qualifier: a simple class name or a method name."""
-        return simple_name(self.scope.qualifier)
-
-
-def simple_name(qualified: str) -> str:
-    return qualified.rsplit(".", 1)[-1]
-
-
-@dataclass
-class _Names:
-    """Symbols by bare name, updated file by file."""
-
-    types: dict[str, list[Symbol]] = field(default_factory=dict)
-    callables: dict[str, list[Symbol]] = field(default_factory=dict)
-
-    def add(self, record: FileRecord) -> None:
-        for scope in record.index.scopes:
-            table = self._table(scope)
-            if table is not None:
-                key = scope.qualifier.rsplit(".", 1)[-1]
-                table.setdefault(key, []).append(Symbol(record.path, scope))
-
-    def remove(self, record: FileRecord) -> None:
-        for scope in record.index.scopes:
-            table = self._table(scope)
-            key = simple_name(scope.qualifier)
-            if table is not None and key in table:
-                kept = [s for s in table[key] if s.path != record.path]
-                if kept:
-                    table[key] = kept
-                else:
-                    del table[key]
-
-    def _table(self, scope: Scope) -> dict[str, list[Symbol]] | None:
-        if scope.kind == "type":
-            return self.types
-        if scope.kind == "callable":
-            return self.callables
-        return None
-
-
 def _start_method() -> str:
     """Fork while this process runs one thread (start-up: fast, and no `__main__` guard
     needed in a script); spawn once the server runs threads, which a fork would copy
@@ -134,13 +85,6 @@ def _index_one(item: tuple[str, bytes, str | None]) -> Parsed:
     tree = language.parser().parse(data)
     index = build_index(data, language, path, package=package, tree=tree)
     return index, word_table(data, tree, language)
-
-
-def _words_one(item: tuple[str, bytes]) -> bytes:
-    path, data = item
-    language = default_languages().for_path(path)
-    assert language is not None
-    return word_table(data, language.parser().parse(data), language)
 
 
 def _run_batch(job: tuple[Callable[[_Item], _Result], list[_Item]]) -> list[_Result]:
@@ -300,7 +244,8 @@ class RepoIndex:
         self.jobs = max(1, jobs)
         self.rescan_interval = rescan_interval
         self.files: dict[str, FileRecord] = {}
-        self.names = _Names()
+        self.names = Names(self.files)
+        self._segment: Segment | None = None  # what the records stored there read from
         self.warnings: list[str] = []
         self.parsed = 0  # files parsed since start (cache misses)
         self._warned: set[tuple[str, str]] = set()
@@ -312,7 +257,6 @@ class RepoIndex:
         self._last_scan = 0.0
         self._rw = ReadWriteLock()
         self._small = threading.Lock()  # the text caches and the object reader
-        self._words_missing = False  # some records' word tables are still on disk
         self.postings: WordPostings | None = None  # the code-search index
         self._generation = 0  # counts changes of `files`
         self._dirty: tuple[int, list[str]] = (-1, [])  # files the postings do not cover
@@ -332,7 +276,9 @@ class RepoIndex:
     def build(self) -> RepoIndex:
         """Index every file, parsing only those the on-disk cache does not hold."""
         with self._rw.write():
-            cached = self._cache.load() if self._cache else None
+            segment = self._cache.load() if self._cache else None
+            cached = Cached(segment) if segment is not None else None
+            self._rebase(segment)
             listing = self._tree.listing()
             with no_cyclic_gc():
                 changed = self._update(listing, cached)
@@ -352,12 +298,10 @@ class RepoIndex:
                 return
         from .grambuild import file_grams, gram_sections  # numpy: only to build
 
-        self._fill_words()
         records = sorted(self.files.items())
         grams = gram_sections([file_grams(self._read(p, r.blob)) for p, r in records])
         with no_cyclic_gc():
-            tables = ((p, r.blob, r.words or b"") for p, r in records)
-            meta, built = postings_sections(tables, grams)
+            meta, built = postings_sections(((p, r.blob, r.words) for p, r in records), grams)
         del grams
         opened = self._cache.save_postings(meta, built) if self._cache is not None else None
         self._set_postings(WordPostings(opened or MemorySections(meta, built)))
@@ -414,54 +358,39 @@ class RepoIndex:
         return sorted(kept)
 
     def save(self) -> None:
-        """Write the index to the on-disk cache (when there is one)."""
-        if self._cache is not None:
-            self._fill_words()  # the word file is rewritten too
-            with self._rw.read():
-                self._cache.save(self.files.values())
-
-    def load_words(self) -> None:
-        """Give every file its word table: those a start took from the on-disk cache are
-        read from its word file (once, on first need), and any it lacks are parsed."""
-        if self._fill_words() and self._cache is not None:
-            with self._rw.read():
-                self._cache.save_words(self.files.values())  # the next start has them
-
-    def _fill_words(self) -> bool:
-        """`load_words` without writing; whether any table had to be parsed."""
-        if not self._words_missing:
-            return False
+        """Write the index as a new segment of the on-disk cache (held in memory without
+        one) and read the files stored there from it."""
         with self._rw.write():
-            if not self._words_missing:
-                return False
-            stored = self._cache.load_words() if self._cache is not None else {}
-            todo: list[tuple[str, bytes]] = []
-            for path, record in self.files.items():
-                if record.words is not None:
-                    continue
-                words = stored.get((path, record.blob))
-                if words is not None:
-                    self.files[path] = replace(record, words=words)
-                else:
-                    todo.append((path, self.data(path)))
-            for (path, _), words in zip(todo, self._in_parallel(_words_one, todo), strict=True):
-                self.files[path] = replace(self.files[path], words=words)
-            self._words_missing = False
-            return bool(todo)
+            records = list(self.files.values())
+            meta, sections = segment_sections(records, _lang_index, _words)
+            if self._cache is not None:
+                segment = self._cache.save(meta, sections)
+            else:
+                held = {k: v if isinstance(v, bytes) else b"".join(v) for k, v in sections.items()}
+                segment = Segment(MemorySections(meta, held))
+            if segment is None:
+                return  # not written: the records stay where they are
+            for number, record in enumerate(records):
+                self.files[record.path] = replace(
+                    record, source=Stored(segment, number), held_words=None
+                )
+            self._rebase(segment)
+
+    def _rebase(self, segment: Segment | None) -> None:
+        """Read the files stored in a segment from `segment` (closing the one before)."""
+        old, self._segment = self._segment, segment
+        self.names.rebase(segment)
+        if old is not None and old is not segment:
+            old.close()
 
     def words(self, path: str) -> bytes:
         """The file's word table (`occurrences.word_table`)."""
-        words = self.files[path].words
-        if words is None:
-            self.load_words()
-            words = self.files[path].words
-        assert words is not None
-        return words
+        return self.files[path].words
 
     def _update(
         self,
         listing: dict[str, tuple[StatKey | None, str | None]],
-        cached: IndexCache.Entries | None,
+        cached: Cached | None,
     ) -> list[str]:
         """Bring `self.files` in line with `listing`; the paths that changed."""
         # Files that came or went can change other files' packages (a new __init__.py).
@@ -495,11 +424,15 @@ class RepoIndex:
                 blob = blob_hash(data)
             package = self._package(path)
             if current is not None and current.blob == blob and current.package == package:
-                self._put(FileRecord(path, blob, stat, current.index, package, current.words))
+                self._put(FileRecord(path, blob, stat, current.source, package, current.held_words))
                 continue
-            found = cached.get(path, blob, package) if cached is not None else None
-            if found is not None:  # its word table stays on disk until needed
-                self._put(FileRecord(path, blob, stat, found, package, None))
+            found = cached.get(path, blob, package) if cached is not None else -1
+            if cached is not None and found >= 0:  # read from the segment as asked
+                segment = cached.segment  # (its strings: the listing's are dropped)
+                where = Stored(segment, found)
+                self._put(
+                    FileRecord(segment.paths[found], segment.blobs[found], stat, where, package)
+                )
                 continue
             if data is None:
                 data = self._tree.read(path, blob)
@@ -544,14 +477,9 @@ class RepoIndex:
         self.files[record.path] = record
         self._generation += 1
         self.names.add(record)
-        if record.words is None:
-            self._words_missing = True
         self._forget_text(record.path)
-        if record.index.parse_errors:
-            self._warn(
-                record.path,
-                f"{record.index.parse_errors} syntax error(s); indexed what parses",
-            )
+        if record.parse_errors:
+            self._warn(record.path, f"{record.parse_errors} syntax error(s); indexed what parses")
 
     def _drop(self, path: str) -> None:
         old = self.files.pop(path, None)
@@ -708,17 +636,29 @@ class RepoIndex:
         with self._rw.write():
             if self.postings is not None:
                 self.postings.close()
+            if self._segment is not None:
+                self._segment.close()
 
     def status(self) -> str:
         """One line: what is indexed, and how many files had syntax errors."""
-        scopes = sum(len(r.index.scopes) for r in self.files.values())
-        broken = sum(1 for r in self.files.values() if r.index.parse_errors)
+        scopes = sum(r.scope_count for r in self.files.values())
+        broken = sum(1 for r in self.files.values() if r.parse_errors)
         line = (
             f"{self.description}: {len(self.files)} files, {scopes} types and callables, "
             f"{self.parsed} parsed, {max(0, len(self.files) - self.parsed)} from cache"
         )
         line += f"; {broken} file(s) with syntax errors" if broken else ""
         return line + (f"; cache {self.cache_dir}" if self.cache_dir is not None else "")
+
+
+def _lang_index(record: FileRecord) -> FileIndex:
+    """A record's lang index, decoded from its segment without being kept."""
+    source = record.source
+    return source if isinstance(source, FileIndex) else source.segment.decode(source.number)
+
+
+def _words(record: FileRecord) -> bytes:
+    return record.words
 
 
 def open_index(

@@ -75,7 +75,6 @@ def find_references(
     out: list[Reference] = []
     searched = files_left = occurrences_left = 0
     with index.reading():
-        index.load_words()
         for path in index.word_candidates(name):
             hit = lookup(index.words(path), name)
             if hit is None:

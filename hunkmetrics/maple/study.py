@@ -13,7 +13,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .index import Symbol
+from .names import Symbol
 from .paths import UnsafePath, agent_path
 from .render import TreeListing, skeleton
 from .tools import Maple

@@ -19,7 +19,8 @@ from ..lang import Scope, default_languages
 from ..lang.locate import locate_in_index
 from ..patch.model import Hunk, Line, LineKind
 from .budget import DEFAULT_BUDGET, MIN_BUDGET, fit
-from .index import RepoIndex, Symbol, simple_name
+from .index import RepoIndex
+from .names import NameTable, Symbol, simple_name
 from .paths import MAX_ARGUMENT, UnsafePath, agent_path
 from .references import TreeCache, find_references
 from .render import (
@@ -362,7 +363,7 @@ class Maple:
             record = self.index.files.get(symbol.path)
             if record is None:
                 continue
-            around = [s for s in record.index.enclosing(scope.start, scope.end) if s is not scope]
+            around = [s for s in record.index.enclosing(scope.start, scope.end) if s != scope]
             if not any(s.kind == "callable" for s in around):
                 continue  # not local
             parent = next((s for s in reversed(around) if s.kind == "type"), None)
@@ -676,8 +677,8 @@ def _member(scope: Scope) -> str:
     return scope.name[len(prefix) + 1 :] if scope.name.startswith(prefix + ".") else scope.name
 
 
-def _suggest(name: str, table: dict[str, list[Symbol]], label: str) -> str:
-    close = process.extract(name, list(table), scorer=fuzz.ratio, limit=8, score_cutoff=60)
+def _suggest(name: str, table: NameTable, label: str) -> str:
+    close = process.extract(name, table.names(), scorer=fuzz.ratio, limit=8, score_cutoff=60)
     if not close:
         return ""
     shown = []
