@@ -10,7 +10,6 @@ import stat as stat_module
 import sys
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import AbstractContextManager
@@ -26,6 +25,7 @@ from .codesearch import WordPostings, postings_sections
 from .names import Names
 from .occurrences import word_table
 from .paths import PathSet, contained
+from .recent import Recent
 from .records import FileRecord, Parsed, StatKey, Stored
 from .rwlock import ReadWriteLock
 from .sections import MemorySections
@@ -62,8 +62,8 @@ SKIP_DIRS = frozenset(
     }
 )
 _PARALLEL_MIN = 64  # fewer files than this are parsed in-process
-_LINES_HELD = 512  # files whose decoded lines are kept
-_TEXT_BYTES_HELD = 48 << 20  # bytes of file text kept (the most recently read)
+_TEXT_HELD = 4 << 20  # bytes of file text kept (the most recently read)
+_LINES_HELD = 2 << 20  # bytes of the files whose decoded lines are kept (about 2.5 x in lines)
 _STALE_POSTINGS = 0.2  # the code-search index is rebuilt when more files changed since
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -249,14 +249,13 @@ class RepoIndex:
         self.warnings: list[str] = []
         self.parsed = 0  # files parsed since start (cache misses)
         self._warned: set[tuple[str, str]] = set()
-        self._texts: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
-        self._text_bytes = 0
-        self._lines: dict[str, tuple[str, list[str]]] = {}
+        self._texts: Recent[bytes] = Recent(_TEXT_HELD)
+        self._lines: Recent[list[str]] = Recent(_LINES_HELD)
         self._order: list[str] | None = None  # sorted paths, while no file comes or goes
         self._paths = PathSet(())
         self._last_scan = 0.0
         self._rw = ReadWriteLock()
-        self._small = threading.Lock()  # the text caches and the object reader
+        self._small = threading.Lock()  # the object reader
         self.postings: WordPostings | None = None  # the code-search index
         self._generation = 0  # counts changes of `files`
         self._dirty: tuple[int, list[str]] = (-1, [])  # files the postings do not cover
@@ -490,10 +489,8 @@ class RepoIndex:
         self._forget_text(path)
 
     def _forget_text(self, path: str) -> None:
-        with self._small:
-            held = self._texts.pop(path, None)
-            if held is not None:
-                self._text_bytes -= len(held[1])
+        self._texts.forget(path)
+        self._lines.forget(path)
 
     def _warn(self, path: str, message: str) -> None:
         if (path, message) not in self._warned:
@@ -567,51 +564,41 @@ class RepoIndex:
 
     # -- reading --------------------------------------------------------------------
 
-    def data(self, path: str) -> bytes:
-        """The indexed bytes of a file (the most recently read are held)."""
-        record = self.files[path]
+    def data(self, path: str, keep: bool = True) -> bytes:
+        """The indexed bytes of a file (the most recently read are held; with `keep`
+        false, a file not held is read without being kept: a search reading many)."""
+        blob = self.files[path].blob
+        held = self._texts.get(path, blob)
+        if held is not None:
+            return held
         with self._small:
-            held = self._texts.get(path)
-            if held is not None and held[0] == record.blob:
-                self._texts.move_to_end(path)
-                return held[1]
-            data = self._tree.read(path, record.blob)
-            if data is None:
-                raise SourceError(f"{path}: could not be read")
-            old = self._texts.pop(path, None)
-            if old is not None:
-                self._text_bytes -= len(old[1])
-            self._texts[path] = (record.blob, data)
-            self._text_bytes += len(data)
-            while self._text_bytes > _TEXT_BYTES_HELD and len(self._texts) > 1:
-                _, (_, dropped) = self._texts.popitem(last=False)
-                self._text_bytes -= len(dropped)
-            return data
+            data = self._tree.read(path, blob)
+        if data is None:
+            raise SourceError(f"{path}: could not be read")
+        if keep:
+            self._texts.put(path, blob, data, len(data))
+        return data
 
     def _read(self, path: str, blob: str) -> bytes:
         """A file's bytes, without keeping them (empty when it cannot be read)."""
+        held = self._texts.get(path, blob)
+        if held is not None:
+            return held
         with self._small:
-            held = self._texts.get(path)
-            if held is not None and held[0] == blob:
-                return held[1]
             return self._tree.read(path, blob) or b""
 
     def lines(self, path: str) -> list[str]:
         """The file's lines without line endings (index 0 is line 1), cut at `\\n` only,
-        as tree-sitter counts rows."""
+        as tree-sitter counts rows (those of the most recently asked files are held)."""
         blob = self.files[path].blob
-        with self._small:
-            held = self._lines.get(path)
-            if held is not None and held[0] == blob:
-                return held[1]
-        text = self.data(path).decode("utf-8", "replace")
-        lines = [line.removesuffix("\r") for line in text.split("\n")]
+        held = self._lines.get(path, blob)
+        if held is not None:
+            return held
+        data = self.data(path, keep=False)
+        lines = [line.removesuffix("\r") for line in data.decode("utf-8", "replace").split("\n")]
         if lines and not lines[-1]:
             lines.pop()  # the empty piece after the last newline
-        with self._small:
-            if len(self._lines) >= _LINES_HELD:
-                del self._lines[next(iter(self._lines))]  # the oldest
-            self._lines[path] = (blob, lines)
+        self._lines.put(path, blob, lines, len(data))
         return lines
 
     def ordered_paths(self) -> list[str]:
@@ -626,7 +613,7 @@ class RepoIndex:
         with self._rw.read():
             paths = self.ordered_paths() if only is None else sorted(only & self.files.keys())
             for path in paths:
-                yield path, self.data(path)
+                yield path, self.data(path, keep=False)
 
     def close(self) -> None:
         self._stop.set()

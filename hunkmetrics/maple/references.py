@@ -41,7 +41,7 @@ class TreeCache:
     """The last parsed trees, by path and blob: a LRU bounded by the bytes of source
     they were parsed from (trees are many times larger than their text)."""
 
-    def __init__(self, budget: int = 8 << 20) -> None:
+    def __init__(self, budget: int = 2 << 20) -> None:
         self.budget = budget
         self._held = 0
         self._trees: OrderedDict[tuple[str, str], tuple[ts.Tree, int]] = OrderedDict()

@@ -207,7 +207,7 @@ class StudyMaple:
         needle = snippet.encode("utf-8")
         hits: list[_Hit] = []
         for path in paths:
-            data = self.index.data(path)
+            data = self.index.data(path, keep=False)
             at = data.find(needle) if needle else -1
             while at >= 0:
                 row = data.count(b"\n", 0, at)  # 0-based, as the original counted

@@ -446,7 +446,8 @@ class Maple:
                 raise Cancelled(f"the call was cancelled after {done - 1} of {len(paths)} files")
             if path not in self.index.files:
                 continue
-            for first, last in find(self.index.data(path))[: _CODE_LIMIT - len(hits)]:
+            found = find(self.index.data(path, keep=False))
+            for first, last in found[: _CODE_LIMIT - len(hits)]:
                 hits.append(_CodeHit(path, first, last))
             if len(hits) >= _CODE_LIMIT:
                 self._stopped.value = len(paths) - done
