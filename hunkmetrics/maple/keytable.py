@@ -84,10 +84,8 @@ class KeyTable:
         unless `held`."""
         meta = sections.meta[prefix]
         self.text = sections.read(f"{prefix}.keys")
-        # the keys' places in the order the runs were given (when `write` kept it)
-        self.order = (
-            read_array(sections, f"{prefix}.order", meta["order"]) if "order" in meta else None
-        )
+        # the keys in the order the runs were given, framed as `text` (when `write` kept it)
+        self.given_text = sections.read(f"{prefix}.given") if meta.get("given") else None
         self._key_at = read_array(sections, f"{prefix}.key_at", meta["key_at"])
         self._run_at = read_array(sections, f"{prefix}.run_at", meta["run_at"])
         self.numbers = NumberRuns(sections, f"{prefix}.numbers", meta["numbers"], held)
@@ -98,7 +96,7 @@ class KeyTable:
         prefix: str, runs: Mapping[bytes, Sequence[int]], *, keep_order: bool = False
     ) -> tuple[dict[str, object], dict[str, bytes]]:
         """The metadata and sections of a table of `runs` (keys holding no `\\n`), and
-        with `keep_order` the order of `runs` (`order`)."""
+        with `keep_order` the keys in the order of `runs` too (`given_keys`)."""
         keys = sorted(runs)
         text = b"\n" + b"".join(key + b"\n" for key in keys)
         key_at = [0]
@@ -121,11 +119,10 @@ class KeyTable:
             f"{prefix}.run_at": packed(types["run_at"], run_at),
             f"{prefix}.numbers": numbers.tobytes(),
         }
+        meta: dict[str, object] = {**types, "given": keep_order}
         if keep_order:
-            place = {key: at for at, key in enumerate(keys)}
-            types["order"] = number_type(len(keys))
-            sections[f"{prefix}.order"] = packed(types["order"], (place[key] for key in runs))
-        return {prefix: types}, sections
+            sections[f"{prefix}.given"] = b"\n" + b"".join(key + b"\n" for key in runs)
+        return {prefix: meta}, sections
 
     def __len__(self) -> int:
         return len(self._keys)
@@ -145,6 +142,14 @@ class KeyTable:
         """Every key, in byte order."""
         found = self.text.split(b"\n")[1:-1]
         return found if len(found) == len(self) else list(self._keys)  # a key held a \\n
+
+    def given_keys(self, encoding: str, errors: str) -> list[str]:
+        """Every key decoded, in the order `write` was given them (when it kept it; else
+        in byte order)."""
+        found = (self.given_text or self.text).decode(encoding, errors).split("\n")[1:-1]
+        if len(found) == len(self):
+            return found
+        return [key.decode(encoding, errors) for key in self._keys]  # a key held a \\n
 
     def run(self, at: int) -> array[int]:
         """The numbers of the key at `at`."""

@@ -3,7 +3,7 @@ segment's files, looked up in its name tables, then those of files indexed since
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ..lang import FileIndex, Scope
@@ -91,15 +91,10 @@ class NameTable(Mapping[str, list[Symbol]]):
         found: list[str] = []
         segment = self._segment
         if segment is not None:
-            table = segment.scopes.names[self.kind]
-            keys = table.keys()
-            order = table.order if table.order is not None else range(len(keys))
-            if self._all_stored(segment):
-                found = [keys[at].decode(*_TEXT) for at in order]
-            else:
-                found = [
-                    keys[at].decode(*_TEXT) for at in order if self._live(segment, table.run(at))
-                ]
+            found = segment.scopes.names[self.kind].given_keys(*_TEXT)
+            gone = self._gone(segment)
+            if gone:
+                found = [key for key in found if key not in gone]
         if self._held:
             known = set(found)
             found.extend(key for key in self._held if key not in known)
@@ -129,17 +124,18 @@ class NameTable(Mapping[str, list[Symbol]]):
             return segment.paths[number]
         return None
 
-    def _live(self, segment: Segment, run: Iterable[int]) -> bool:
-        return any(self._path(segment, n) is not None for n in run)
-
-    def _all_stored(self, segment: Segment) -> bool:
-        """Whether every file of the segment is still indexed as it holds it."""
-        count = 0
-        for record in self._files.values():
-            source = record.source
-            if isinstance(source, Stored) and source.segment is segment:
-                count += 1
-        return count == len(segment)
+    def _gone(self, segment: Segment) -> set[str]:
+        """The segment's names whose every symbol is in a file indexed again since (or
+        gone)."""
+        files = self._files
+        maybe: set[str] = set()
+        for number, path in enumerate(segment.paths):
+            record = files.get(path)
+            source = record.source if record is not None else None
+            if not (isinstance(source, Stored) and source.segment is segment):
+                index = segment.decode(number)
+                maybe.update(simple_name(s.qualifier) for s in index.scopes if s.kind == self.kind)
+        return {key for key in maybe if not self._stored(key)}
 
 
 class Names:
