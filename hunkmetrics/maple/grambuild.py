@@ -64,8 +64,6 @@ def gram_sections(grams: Sequence[Codes]) -> tuple[dict[str, object], dict[str, 
     counts = np.diff(np.append(begins, total))
     width = (count + 7) // 8
     dense = counts * numbers_all.itemsize > width
-    rows = np.full(len(keys), -1, np.int32)
-    rows[dense] = np.arange(int(dense.sum()), dtype=np.int32)
     bitmaps = np.zeros((int(dense.sum()), width), np.uint8)
     mask = np.zeros(count, bool)
     for row, k in enumerate(np.flatnonzero(dense)):
@@ -77,16 +75,18 @@ def gram_sections(grams: Sequence[Codes]) -> tuple[dict[str, object], dict[str, 
     starts = np.zeros(len(keys) + 1, np.uint64)
     np.cumsum(np.where(dense, 0, counts), out=starts[1:])
     starts_type = number_type(int(starts[-1]))
+    dense_keys = np.flatnonzero(dense)
     meta = {
         "count": count,
         "keys": "I",
         "starts": starts_type,
+        "dense": number_type(len(keys)),
         "numbers": number_type(max(count - 1, 0)),
     }
     sections = {
         "grams.keys": keys.astype(np.uint32).tobytes(),
         "grams.starts": starts.astype(_TYPES[starts_type]).tobytes(),
-        "grams.rows": rows.tobytes(),
+        "grams.dense": dense_keys.astype(_TYPES[number_type(len(keys))]).tobytes(),
         "grams.numbers": numbers.tobytes(),
         "grams.bitmaps": bitmaps.tobytes(),
     }

@@ -49,9 +49,10 @@ class GramIndex:
         meta = sections.meta["grams"]
         self.count: int = meta["count"]  # files
         self.keys = read_array(sections, "grams.keys", meta["keys"])  # the grams, sorted
-        # gram k's files: numbers starts[k]..starts[k + 1] (sparse), or bitmap rows[k] (>= 0)
+        # gram k's files: numbers starts[k]..starts[k + 1], or (none there) the bitmap of
+        # row r, where dense[r] == k
         self.starts = read_array(sections, "grams.starts", meta["starts"])
-        self.rows = read_array(sections, "grams.rows", "i")
+        self.dense = read_array(sections, "grams.dense", meta["dense"])
         self._numbers = NumberRuns(sections, "grams.numbers", meta["numbers"], held=False)
         self._sections = sections
         self._width = (self.count + 7) // 8  # bytes per bitmap row
@@ -59,21 +60,21 @@ class GramIndex:
     @property
     def nbytes(self) -> int:
         """The bytes it keeps in memory."""
-        return sum(a.itemsize * len(a) for a in (self.keys, self.starts, self.rows))
+        return sum(a.itemsize * len(a) for a in (self.keys, self.starts, self.dense))
 
     def candidates(self, codes: Iterable[int]) -> list[int]:
         """The numbers of the files holding every one of these grams, sorted."""
-        keys, rows, starts = self.keys, self.rows, self.starts
+        keys, starts = self.keys, self.starts
         sparse: list[int] = []
         dense: list[int] = []
         for code in codes:
             at = bisect.bisect_left(keys, code)
             if at == len(keys) or keys[at] != code:
                 return []  # a gram no file holds
-            if rows[at] < 0:
+            if starts[at + 1] > starts[at]:
                 sparse.append(at)
             else:
-                dense.append(rows[at])
+                dense.append(bisect.bisect_left(self.dense, at))
         found: set[int] | None = None
         for at in sorted(sparse, key=lambda k: starts[k + 1] - starts[k]):
             held = self._numbers.slice(starts[at], starts[at + 1])

@@ -84,8 +84,9 @@ class KeyTable:
         unless `held`."""
         meta = sections.meta[prefix]
         self.text = sections.read(f"{prefix}.keys")
-        # the keys in the order the runs were given, framed as `text` (when `write` kept it)
-        self.given_text = sections.read(f"{prefix}.given") if meta.get("given") else None
+        # the keys in the order the runs were given, framed as `text`, read when asked
+        self._given = f"{prefix}.given" if meta.get("given") else None
+        self._sections = sections
         self._key_at = read_array(sections, f"{prefix}.key_at", meta["key_at"])
         self._run_at = read_array(sections, f"{prefix}.run_at", meta["run_at"])
         self.numbers = NumberRuns(sections, f"{prefix}.numbers", meta["numbers"], held)
@@ -146,7 +147,8 @@ class KeyTable:
     def given_keys(self, encoding: str, errors: str) -> list[str]:
         """Every key decoded, in the order `write` was given them (when it kept it; else
         in byte order)."""
-        found = (self.given_text or self.text).decode(encoding, errors).split("\n")[1:-1]
+        text = self._sections.read(self._given) if self._given is not None else self.text
+        found = text.decode(encoding, errors).split("\n")[1:-1]
         if len(found) == len(self):
             return found
         return [key.decode(encoding, errors) for key in self._keys]  # a key held a \\n

@@ -120,9 +120,8 @@ def test_the_n_gram_index_keeps_the_files_holding_every_gram() -> None:
     assert grams.count == 22
     # 22 files: a bitmap is 3 bytes, smaller than a list of 2 numbers: the grams of the
     # last file's "ll; // once" are in one file (lists), the others in more (bitmaps)
-    sparse = {
-        int(k).to_bytes(4, "big") for k, row in zip(grams.keys, grams.rows, strict=True) if row < 0
-    }
+    dense = set(grams.dense)
+    sparse = {int(k).to_bytes(4, "big") for at, k in enumerate(grams.keys) if at not in dense}
     assert sparse == {b"ll; ", b"l; /", b"; //", b" // ", b"// o", b"/ on", b" onc", b"once"}
     assert grams.candidates(snippet_grams("String name = null") or []) == [*range(0, 21, 3), 21]
     assert grams.candidates(snippet_grams("name = value") or []) == list(range(1, 21, 3))
