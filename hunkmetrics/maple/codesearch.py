@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Protocol
 
 from .grams import GramIndex, snippet_grams
 from .keytable import KeyTable
@@ -83,20 +84,37 @@ def postings_sections(
     return meta, sections
 
 
+class Named(Protocol):
+    """A file's path and blob."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def blob(self) -> str: ...
+
+
 class WordPostings:
     """For every word, the numbers of the files that hold it, for one set of files
     (path and blob each); files indexed since are searched whatever they hold. The
     vocabulary is held in memory, the files of each word read from `sections` when
     a search asks."""
 
-    def __init__(self, sections: Sections) -> None:
+    def __init__(self, sections: Sections, known: Mapping[str, Named] | None = None) -> None:
+        """Open the index of `sections`, with the strings of `known` (records by path)
+        for the same paths and blobs: one copy of each in memory."""
         meta = sections.meta
         self.sections = sections
-        self.paths: list[str] = meta["paths"]
-        self.blobs: list[str] = meta["blobs"]
         self.words = KeyTable(sections, "words", held=False)
         self.grams = GramIndex(sections) if meta["grams"] else None  # of the same files
-        self.blob_of = dict(zip(self.paths, self.blobs, strict=True))
+        self.paths: list[str] = meta["paths"]
+        self.blob_of: dict[str, str] = {}  # each file's blob, by path
+        known = known or {}
+        for number, (path, blob) in enumerate(zip(self.paths, meta["blobs"], strict=True)):
+            same = known.get(path)
+            if same is not None:
+                path = self.paths[number] = same.path
+                blob = same.blob if same.blob == blob else blob
+            self.blob_of[path] = blob
 
     @classmethod
     def build(

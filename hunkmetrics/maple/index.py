@@ -22,6 +22,7 @@ from ..lang import FileIndex, build_index, default_languages
 from ..sources import blob_hash, git
 from .cache import Cached, IndexCache, default_cache_base, no_cyclic_gc, path_digest, tree_cache_dir
 from .codesearch import WordPostings, postings_sections
+from .lines import Lines
 from .names import Names
 from .occurrences import word_table
 from .paths import PathSet, contained
@@ -62,8 +63,7 @@ SKIP_DIRS = frozenset(
     }
 )
 _PARALLEL_MIN = 64  # fewer files than this are parsed in-process
-_TEXT_HELD = 4 << 20  # bytes of file text kept (the most recently read)
-_LINES_HELD = 2 << 20  # bytes of the files whose decoded lines are kept (about 2.5 x in lines)
+_TEXT_HELD = 4 << 20  # bytes of file text (and line starts) kept: the most recently read
 _STALE_POSTINGS = 0.2  # the code-search index is rebuilt when more files changed since
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -249,8 +249,7 @@ class RepoIndex:
         self.warnings: list[str] = []
         self.parsed = 0  # files parsed since start (cache misses)
         self._warned: set[tuple[str, str]] = set()
-        self._texts: Recent[bytes] = Recent(_TEXT_HELD)
-        self._lines: Recent[list[str]] = Recent(_LINES_HELD)
+        self._texts: Recent[Lines] = Recent(_TEXT_HELD)
         self._order: list[str] | None = None  # sorted paths, while no file comes or goes
         self._paths = PathSet(())
         self._last_scan = 0.0
@@ -281,6 +280,8 @@ class RepoIndex:
             listing = self._tree.listing()
             with no_cyclic_gc():
                 changed = self._update(listing, cached)
+            files = self.files  # the same paths with the records' strings (the listing's go)
+            self._paths = PathSet(r.path if (r := files.get(p)) else p for p in listing)
             self._last_scan = time.monotonic()
             if changed or cached is None or not cached.holds(self.files.values()):
                 self.save()
@@ -292,7 +293,7 @@ class RepoIndex:
         there is none or too many files changed since it was built."""
         sections = self._cache.load_postings() if self._cache is not None else None
         if sections is not None and sections.meta.get("grams"):
-            self._set_postings(WordPostings(sections))
+            self._set_postings(WordPostings(sections, self.files))
             if len(self._uncovered()) <= _STALE_POSTINGS * max(1, len(self.files)):
                 return
         from .grambuild import file_grams, gram_sections  # numpy: only to build
@@ -303,7 +304,7 @@ class RepoIndex:
             meta, built = postings_sections(((p, r.blob, r.words) for p, r in records), grams)
         del grams
         opened = self._cache.save_postings(meta, built) if self._cache is not None else None
-        self._set_postings(WordPostings(opened or MemorySections(meta, built)))
+        self._set_postings(WordPostings(opened or MemorySections(meta, built), self.files))
         self._generation += 1
 
     def _set_postings(self, postings: WordPostings) -> None:
@@ -490,7 +491,6 @@ class RepoIndex:
 
     def _forget_text(self, path: str) -> None:
         self._texts.forget(path)
-        self._lines.forget(path)
 
     def _warn(self, path: str, message: str) -> None:
         if (path, message) not in self._warned:
@@ -570,36 +570,37 @@ class RepoIndex:
         blob = self.files[path].blob
         held = self._texts.get(path, blob)
         if held is not None:
-            return held
-        with self._small:
-            data = self._tree.read(path, blob)
-        if data is None:
-            raise SourceError(f"{path}: could not be read")
+            return held.data
+        data = self._read_tree(path, blob)
         if keep:
-            self._texts.put(path, blob, data, len(data))
+            held = Lines(data)
+            self._texts.put(path, blob, held, held.nbytes)
         return data
 
     def _read(self, path: str, blob: str) -> bytes:
         """A file's bytes, without keeping them (empty when it cannot be read)."""
         held = self._texts.get(path, blob)
         if held is not None:
-            return held
+            return held.data
         with self._small:
             return self._tree.read(path, blob) or b""
 
-    def lines(self, path: str) -> list[str]:
-        """The file's lines without line endings (index 0 is line 1), cut at `\\n` only,
-        as tree-sitter counts rows (those of the most recently asked files are held)."""
+    def _read_tree(self, path: str, blob: str) -> bytes:
+        with self._small:
+            data = self._tree.read(path, blob)
+        if data is None:
+            raise SourceError(f"{path}: could not be read")
+        return data
+
+    def lines(self, path: str) -> Lines:
+        """The file's lines (`Lines`: cut at `\\n` only, as tree-sitter counts rows); those
+        of the most recently asked files are held."""
         blob = self.files[path].blob
-        held = self._lines.get(path, blob)
-        if held is not None:
-            return held
-        data = self.data(path, keep=False)
-        lines = [line.removesuffix("\r") for line in data.decode("utf-8", "replace").split("\n")]
-        if lines and not lines[-1]:
-            lines.pop()  # the empty piece after the last newline
-        self._lines.put(path, blob, lines, len(data))
-        return lines
+        held = self._texts.get(path, blob)
+        if held is None:
+            held = Lines(self._read_tree(path, blob))
+            self._texts.put(path, blob, held, held.nbytes)
+        return held
 
     def ordered_paths(self) -> list[str]:
         """Every indexed path, sorted."""

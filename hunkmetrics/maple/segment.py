@@ -7,6 +7,7 @@ when a search asks for it. Files indexed since are held by the index itself."""
 from __future__ import annotations
 
 import bisect
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -62,8 +63,8 @@ def segment_sections(
         first.append(len(scopes))
         parse_errors.append(index.parse_errors)
         line_counts.append(index.line_count)
-        languages.append(index.language)
-        index_packages.append(index.package)
+        languages.append(sys.intern(index.language))  # interned: each stored once
+        index_packages.append(sys.intern(index.package) if index.package is not None else None)
     meta, sections = scopes.sections()
     types = {
         "first": number_type(first[-1]),
@@ -74,7 +75,7 @@ def segment_sections(
         "paths": [e.path for e in files],
         "blobs": [e.blob for e in files],
         "stats": [e.stat for e in files],
-        "packages": [e.package for e in files],
+        "packages": [sys.intern(e.package) if e.package is not None else None for e in files],
         "index_packages": index_packages,
         "languages": languages,
         "types": types,
