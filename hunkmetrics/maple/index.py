@@ -577,6 +577,14 @@ class RepoIndex:
             self._texts.put(path, blob, held, held.nbytes)
         return data
 
+    def hold(self, path: str, data: bytes) -> None:
+        """Keep a file's bytes, read with `data(path, keep=False)`, among the most recently
+        read (a file a search found the snippet in: the next search may too)."""
+        record = self.files.get(path)
+        if record is not None and self._texts.get(path, record.blob) is None:
+            held = Lines(data)
+            self._texts.put(path, record.blob, held, held.nbytes)
+
     def _read(self, path: str, blob: str) -> bytes:
         """A file's bytes, without keeping them (empty when it cannot be read)."""
         held = self._texts.get(path, blob)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
+from itertools import accumulate, count
+from operator import add
 from typing import overload
 
 __all__ = ["Lines"]
@@ -14,21 +16,29 @@ __all__ = ["Lines"]
 class Lines(Sequence[str]):
     """The lines of `data` without their endings, cut at `\\n` only (as tree-sitter counts
     rows), each decoded as UTF-8 (an undecodable byte read as U+FFFD) without a final
-    `\\r`; index 0 is line 1. After the last newline, nothing or a lone `\\r` is no line."""
+    `\\r`; index 0 is line 1. After the last newline, nothing or a lone `\\r` is no line.
+    Where the lines start is found on first need."""
 
     def __init__(self, data: bytes) -> None:
         self.data = data
-        starts = array("I", [0])
-        at = data.find(b"\n")
-        while at >= 0:
-            starts.append(at + 1)
-            at = data.find(b"\n", at + 1)
-        if data[starts[-1] :] not in (b"", b"\r"):  # a last line without a newline
-            starts.append(len(data) + 1)  # (as if it had one)
-        self._starts = starts  # line i: starts[i] up to the newline before starts[i + 1]
+        self._starts: array[int] | None = None
+        self._count = 0
+
+    def _line_starts(self) -> array[int]:
+        starts = self._starts
+        if starts is None:
+            # piece i of data.split(b"\n") starts after pieces 0..i-1 and their newlines;
+            # the last entry is where a piece after the last would start
+            pieces = self.data.split(b"\n")
+            starts = array("I", [0])
+            starts.extend(map(add, accumulate(map(len, pieces)), count(1)))
+            self._count = len(pieces) - (pieces[-1] in (b"", b"\r"))
+            self._starts = starts
+        return starts
 
     def __len__(self) -> int:
-        return len(self._starts) - 1
+        self._line_starts()
+        return self._count
 
     @overload
     def __getitem__(self, i: int) -> str: ...
@@ -44,10 +54,11 @@ class Lines(Sequence[str]):
         return self._line(i)
 
     def _line(self, i: int) -> str:
-        piece = self.data[self._starts[i] : self._starts[i + 1] - 1]
+        starts = self._line_starts()
+        piece = self.data[starts[i] : starts[i + 1] - 1]
         return piece.decode("utf-8", "replace").removesuffix("\r")
 
     @property
     def nbytes(self) -> int:
-        """The bytes it holds: the text and where its lines start."""
-        return len(self.data) + self._starts.itemsize * len(self._starts)
+        """The bytes it holds (about): the text and where its lines start."""
+        return len(self.data) + 4 * (self.data.count(b"\n") + 2)

@@ -446,7 +446,10 @@ class Maple:
                 raise Cancelled(f"the call was cancelled after {done - 1} of {len(paths)} files")
             if path not in self.index.files:
                 continue
-            found = find(self.index.data(path, keep=False))
+            data = self.index.data(path, keep=False)
+            found = find(data)
+            if found:
+                self.index.hold(path, data)  # its lines are shown; a like search finds it again
             for first, last in found[: _CODE_LIMIT - len(hits)]:
                 hits.append(_CodeHit(path, first, last))
             if len(hits) >= _CODE_LIMIT:
