@@ -54,6 +54,7 @@ languages = Counter(r.index.language for r in index.files.values())
 print(json.dumps({"seconds": elapsed, "files": len(index.files), "parsed": index.parsed,
                   "languages": dict(sorted(languages.items())),
                   "scopes": sum(r.scope_count for r in index.files.values()),
+                  "held_mib": {k: round(v / 2**20, 2) for k, v in index.held_bytes().items()},
                   "warnings": len(index.warnings), **memory(sys.argv[3])}))
 """
 
@@ -590,8 +591,10 @@ def main() -> None:
             "cache_mib": warm["cache_mib"],
             "cold_rss_mib": cold["rss_mib"],
             "warm_rss_mib": warm["rss_mib"],
+            "warm_held_mib": warm["held_mib"],
             "note": "each in a fresh interpreter, imports included; 2 parsing processes; "
-            "RSS: of the indexing process once built (not its parsing workers)",
+            "RSS: of the indexing process once built (not its parsing workers); held: the "
+            "index's tables in memory (RepoIndex.held_bytes)",
         },
         "mcp_stdio": {k: v for k, v in stdio.items() if k not in ("latency", "beside_find_code_e")},
         "mcp_stdio_latency": stdio["latency"],

@@ -635,6 +635,17 @@ class RepoIndex:
             if self._segment is not None:
                 self._segment.close()
 
+    def held_bytes(self) -> dict[str, int]:
+        """The bytes of the index's tables held in memory, by part: the segment's columns
+        and name tables, the code-search index's vocabulary and grams, the recent texts
+        (not the records' Python objects)."""
+        held = {"segment": self._segment.nbytes if self._segment is not None else 0}
+        postings = self.postings
+        held["words"] = postings.words.nbytes if postings is not None else 0
+        held["grams"] = postings.grams.nbytes if postings and postings.grams else 0
+        held["texts"] = self._texts.held
+        return held
+
     def status(self) -> str:
         """One line: what is indexed, and how many files had syntax errors."""
         scopes = sum(r.scope_count for r in self.files.values())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from .sections import Sections
 
@@ -44,9 +44,6 @@ class NumberRuns:
         self._held: array[int] | None = None
         if held:
             self._held = read_array(sections, name, typecode)
-
-    def __len__(self) -> int:
-        return self._sections.size(self._name) // self._size
 
     def slice(self, start: int, stop: int) -> array[int]:
         """Numbers start..stop."""
@@ -128,16 +125,10 @@ class KeyTable:
     def __len__(self) -> int:
         return len(self._keys)
 
-    def __iter__(self) -> Iterator[bytes]:
-        return iter(self._keys)
-
     def find(self, key: bytes) -> int:
         """The key's place in the table, or -1."""
         at = bisect.bisect_left(self._keys, key)
         return at if at < len(self._keys) and self._keys[at] == key else -1
-
-    def key(self, at: int) -> bytes:
-        return self._keys[at]
 
     def keys(self) -> list[bytes]:
         """Every key, in byte order."""

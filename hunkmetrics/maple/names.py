@@ -65,20 +65,12 @@ class NameTable(Mapping[str, list[Symbol]]):
             else:
                 self._held.pop(key, None)
 
-    def get(self, key: str, default: object = None) -> list[Symbol]:
-        """The symbols named `key` (an empty list when there are none, whatever `default`)."""
+    def __getitem__(self, key: str) -> list[Symbol]:
         found = self._stored(key)
         found.extend(self._held.get(key, ()))
-        return found
-
-    def __getitem__(self, key: str) -> list[Symbol]:
-        found = self.get(key)
         if not found:
             raise KeyError(key)
         return found
-
-    def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and bool(self.get(key))
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names())

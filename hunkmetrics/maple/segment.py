@@ -22,7 +22,7 @@ __all__ = ["FileEntry", "Segment", "StatKey", "segment_sections"]
 
 StatKey = tuple[int, int]  # (mtime_ns, size)
 
-_RECENT_SCOPES = 8192  # scopes of the most recently decoded files kept decoded
+_RECENT_SCOPES = 4096  # scopes of the most recently decoded files kept decoded
 
 
 class FileEntry(Protocol):

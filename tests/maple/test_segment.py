@@ -104,7 +104,7 @@ def test_names_are_those_of_the_files_as_indexed_now(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace("public int add(", "public int adding("))
     index.ensure_current(max_age=0.0)
     assert "adding" in index.names.callables
-    assert all(s.path != INVENTORY for s in index.names.callables.get("add"))
+    assert all(s.path != INVENTORY for s in index.names.callables.get("add", []))
     assert table(index.names.callables) == table(symbols("callable"))
     path.unlink()
     index.ensure_current(max_age=0.0)
