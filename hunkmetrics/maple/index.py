@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import replace
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TypeVar
 
@@ -248,7 +249,7 @@ class RepoIndex:
         self._segment: Segment | None = None  # what the records stored there read from
         self.warnings: list[str] = []
         self.parsed = 0  # files parsed since start (cache misses)
-        self._warned: set[tuple[str, str]] = set()
+        self._warned: dict[tuple[str, str], None] = {}  # (path, message), in order
         self._texts: Recent[Lines] = Recent(_TEXT_HELD)
         self._order: list[str] | None = None  # sorted paths, while no file comes or goes
         self._paths = PathSet(())
@@ -261,6 +262,7 @@ class RepoIndex:
         self._watcher: threading.Thread | None = None
         self._stop = threading.Event()
         base = Path(cache_dir) if cache_dir else default_cache_base()
+        self._cache_base = base
         self.cache_dir = tree_cache_dir(base, self._tree.cache_key()) if use_cache else None
         self._cache = IndexCache(self.cache_dir) if self.cache_dir is not None else None
 
@@ -272,9 +274,46 @@ class RepoIndex:
     # -- building -------------------------------------------------------------------
 
     def build(self) -> RepoIndex:
-        """Index every file, parsing only those the on-disk cache does not hold."""
+        """Index every file, parsing only those the on-disk cache does not hold. With a
+        cache that holds nothing yet, the index is built and saved by a child process
+        (whose memory goes when it ends), then read from the cache."""
         with self._rw.write():
             segment = self._cache.load() if self._cache else None
+            if self._cache is not None and segment is None and self._build_apart():
+                segment = self._cache.load()
+            self._build(segment)
+        return self
+
+    def _build_apart(self) -> bool:
+        """Build and save the index in a child process; whether it did. What it parsed and
+        warned of counts as this index's."""
+        context = (
+            multiprocessing.get_context("fork")
+            if _start_method() == "fork"
+            else multiprocessing.get_context("spawn")
+        )
+        receive, send = context.Pipe(duplex=False)
+        arguments = (send, str(self.root), self.rev, str(self._cache_base), self.jobs)
+        child = context.Process(target=_build_cache, args=arguments, name="maple-build")
+        child.start()
+        send.close()
+        try:
+            parsed, warnings = receive.recv()
+        except EOFError:  # it ended without a word: built here instead
+            return False
+        finally:
+            receive.close()
+            child.join()
+        if child.exitcode != 0:
+            return False
+        self.parsed += parsed
+        for path, message in warnings:
+            self._warn(path, message)
+        return True
+
+    def _build(self, segment: Segment | None) -> None:
+        """`build` from what `segment` holds (None: parse everything)."""
+        with self._rw.write():
             cached = Cached(segment) if segment is not None else None
             self._rebase(segment)
             listing = self._tree.listing()
@@ -286,7 +325,6 @@ class RepoIndex:
             if changed or cached is None or not cached.holds(self.files.values()):
                 self.save()
             self._load_postings()
-        return self
 
     def _load_postings(self) -> None:
         """Read the code-search index from the cache, or build it (and save it) when
@@ -494,7 +532,7 @@ class RepoIndex:
 
     def _warn(self, path: str, message: str) -> None:
         if (path, message) not in self._warned:
-            self._warned.add((path, message))
+            self._warned[(path, message)] = None
             self.warnings.append(f"{path}: {message}")
             log.warning("%s: %s", path, message)
 
@@ -656,6 +694,17 @@ class RepoIndex:
         )
         line += f"; {broken} file(s) with syntax errors" if broken else ""
         return line + (f"; cache {self.cache_dir}" if self.cache_dir is not None else "")
+
+
+def _build_cache(send: Connection, root: str, rev: str | None, cache_dir: str, jobs: int) -> None:
+    """In a child process: build the index of `root` (at `rev`) into its cache and send
+    back how many files it parsed and what it warned of (the parent reports them)."""
+    logging.getLogger("hunkmetrics.maple").setLevel(logging.ERROR)
+    index = RepoIndex(root, rev, cache_dir=cache_dir, jobs=jobs)
+    index._build(None)
+    index.close()
+    send.send((index.parsed, list(index._warned)))
+    send.close()
 
 
 def _lang_index(record: FileRecord) -> FileIndex:
