@@ -263,6 +263,7 @@ class RepoIndex:
         self._stop = threading.Event()
         base = Path(cache_dir) if cache_dir else default_cache_base()
         self._cache_base = base
+        self._in_child = False  # building for a parent (`_build_cache`)
         self.cache_dir = tree_cache_dir(base, self._tree.cache_key()) if use_cache else None
         self._cache = IndexCache(self.cache_dir) if self.cache_dir is not None else None
 
@@ -279,14 +280,17 @@ class RepoIndex:
         (whose memory goes when it ends), then read from the cache."""
         with self._rw.write():
             segment = self._cache.load() if self._cache else None
-            if self._cache is not None and segment is None and self._build_apart():
-                segment = self._cache.load()
+            if segment is None and self._build_apart():
+                segment = self._cache.load() if self._cache else None
             self._build(segment)
         return self
 
     def _build_apart(self) -> bool:
-        """Build and save the index in a child process; whether it did. What it parsed and
-        warned of counts as this index's."""
+        """Build what the cache lacks (the index, the code-search index) in a child
+        process and save it there; whether it did. What it parsed and warned of counts
+        as this index's."""
+        if self._cache is None or self._in_child:
+            return False
         context = (
             multiprocessing.get_context("fork")
             if _start_method() == "fork"
@@ -329,11 +333,8 @@ class RepoIndex:
     def _load_postings(self) -> None:
         """Read the code-search index from the cache, or build it (and save it) when
         there is none or too many files changed since it was built."""
-        sections = self._cache.load_postings() if self._cache is not None else None
-        if sections is not None and sections.meta.get("grams"):
-            self._set_postings(WordPostings(sections, self.files))
-            if len(self._uncovered()) <= _STALE_POSTINGS * max(1, len(self.files)):
-                return
+        if self._fresh_postings() or (self._build_apart() and self._fresh_postings()):
+            return  # read from the cache (after a child process built it there)
         from .grambuild import file_grams, gram_sections  # numpy: only to build
 
         records = sorted(self.files.items())
@@ -345,8 +346,17 @@ class RepoIndex:
         self._set_postings(WordPostings(opened or MemorySections(meta, built), self.files))
         self._generation += 1
 
+    def _fresh_postings(self) -> bool:
+        """Read the code-search index from the cache; whether it covers enough files."""
+        sections = self._cache.load_postings() if self._cache is not None else None
+        if sections is None or not sections.meta.get("grams"):
+            return False
+        self._set_postings(WordPostings(sections, self.files))
+        return len(self._uncovered()) <= _STALE_POSTINGS * max(1, len(self.files))
+
     def _set_postings(self, postings: WordPostings) -> None:
         old, self.postings = self.postings, postings
+        self._dirty = (-1, [])  # which files it covers: found again
         if old is not None:
             old.close()
 
@@ -701,7 +711,8 @@ def _build_cache(send: Connection, root: str, rev: str | None, cache_dir: str, j
     back how many files it parsed and what it warned of (the parent reports them)."""
     logging.getLogger("hunkmetrics.maple").setLevel(logging.ERROR)
     index = RepoIndex(root, rev, cache_dir=cache_dir, jobs=jobs)
-    index._build(None)
+    index._in_child = True
+    index.build()
     index.close()
     send.send((index.parsed, list(index._warned)))
     send.close()

@@ -50,3 +50,24 @@ def test_a_server_imports_no_numpy_cold_or_warm(tmp_path: Path) -> None:
         )
         assert done.returncode == 0, done.stderr
         assert done.stdout.split() == [str(parsed), "False"]
+
+
+def test_a_stale_code_search_index_is_rebuilt_apart(tmp_path: Path) -> None:
+    """More than a fifth of the files changed since the code-search index was built: a
+    start rebuilds it (in a child process: numpy stays out of the server), and a search
+    finds what the changed files hold."""
+    root = project(tmp_path, "java-project")
+    index_of(root, tmp_path)
+    changed = sorted(root.rglob("*.java"))[:4]  # of 11
+    for number, path in enumerate(changed):
+        path.write_text(path.read_text() + f"\n// marker{number} freshly written\n")
+    script = (
+        "import sys\n"
+        "from hunkmetrics.maple import Maple, open_index\n"
+        f"index = open_index({str(root)!r}, cache_dir={str(tmp_path / 'cache')!r})\n"
+        "print(index.parsed, len(index.postings.files_with(b'freshly')), 'numpy' in sys.modules)\n"
+        "print(Maple(index).find_code('freshly written').splitlines()[0])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["4 4 False", "Found 4 matches for the code."]
