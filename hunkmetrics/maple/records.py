@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..lang import FileIndex
+from ..lang import FileIndex, Scope
 from .segment import Segment, StatKey
 
 __all__ = ["FileRecord", "Parsed", "StatKey", "Stored"]
@@ -40,6 +40,13 @@ class FileRecord:
         if isinstance(source, FileIndex):
             return source
         return source.segment.file_index(source.number)
+
+    def enclosing(self, first: int, last: int) -> list[Scope]:
+        """The scopes around lines first..last, outermost first (`FileIndex.enclosing`)."""
+        source = self.source
+        if isinstance(source, FileIndex):
+            return source.enclosing(first, last)
+        return source.segment.enclosing(source.number, first, last)
 
     @property
     def words(self) -> bytes:

@@ -149,6 +149,14 @@ class ScopeColumns:
             anonymous=bool(flags & _ANONYMOUS),
         )
 
+    def enclosing(self, numbers: range, first: int, last: int) -> list[Scope]:
+        """Of scopes `numbers` (a file's), those whose span holds lines first..last,
+        outermost first (as `FileIndex.enclosing`), only they decoded."""
+        start, end, depth = self._start, self._end, self._depth
+        found = [n for n in numbers if start[n] <= first and last <= end[n]]
+        found.sort(key=lambda n: depth[n])
+        return [self.scope(n) for n in found]
+
     def _string(self, number: int) -> str:
         at = self._string_at
         return self._strings[at[number] : at[number + 1]].decode(*_TEXT)

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
-from ..lang import FileIndex
+from ..lang import FileIndex, Scope
 from .keytable import number_type, packed, read_array
 from .scopecodec import ScopeColumns, ScopeWriter
 from .sections import Sections
@@ -156,6 +156,12 @@ class Segment:
             parse_errors=self._parse_errors[number],
             line_count=self._line_counts[number],
         )
+
+    def enclosing(self, number: int, first: int, last: int) -> list[Scope]:
+        """File `number`'s scopes around lines first..last, outermost first (as
+        `FileIndex.enclosing`), without decoding the others."""
+        scopes = range(self._first[number], self._first[number + 1])
+        return self.scopes.enclosing(scopes, first, last)
 
     def scope_count(self, number: int) -> int:
         return self._first[number + 1] - self._first[number]

@@ -214,7 +214,7 @@ class StudyMaple:
                 lines = self.index.lines(path)
                 code = "\n".join(lines[max(0, row - 5) : row + 6])
                 record = self.index.files[path]
-                around = record.index.enclosing(row, row) if row >= 1 else []
+                around = record.enclosing(row, row) if row >= 1 else []
                 klass = next((s for s in reversed(around) if s.kind == "type"), None)
                 method = next((s for s in reversed(around) if s.kind == "callable"), None)
                 hits.append(

@@ -363,7 +363,7 @@ class Maple:
             record = self.index.files.get(symbol.path)
             if record is None:
                 continue
-            around = [s for s in record.index.enclosing(scope.start, scope.end) if s != scope]
+            around = [s for s in record.enclosing(scope.start, scope.end) if s != scope]
             if not any(s.kind == "callable" for s in around):
                 continue  # not local
             parent = next((s for s in reversed(around) if s.kind == "type"), None)
@@ -561,7 +561,7 @@ class Maple:
         record = self.index.files.get(path)
         if record is None:
             return ""
-        scopes = record.index.enclosing(first, last)
+        scopes = record.enclosing(first, last)
         klass = next((s.name for s in reversed(scopes) if s.kind == "type"), None)
         method = next((s.name for s in reversed(scopes) if s.kind == "callable"), None)
         parts = [f"class {klass}" if klass else "", f"method {method}" if method else ""]

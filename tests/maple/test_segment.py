@@ -111,3 +111,15 @@ def test_names_are_those_of_the_files_as_indexed_now(tmp_path: Path) -> None:
     assert "Inventory" not in index.names.types
     assert table(index.names.types) == table(symbols("type"))
     assert table(index.names.callables) == table(symbols("callable"))
+
+
+def test_the_scopes_around_lines_are_the_lang_index_s(tmp_path: Path) -> None:
+    for name in ("java-project", "python-project"):
+        root = project(tmp_path, name)
+        index_of(root, tmp_path)
+        warm = index_of(root, tmp_path)  # read from the segment
+        for record in warm.files.values():
+            lang = record.index
+            for first in range(0, lang.line_count + 2):
+                for last in (first, first + 3):
+                    assert record.enclosing(first, last) == lang.enclosing(first, last)
