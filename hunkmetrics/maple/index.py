@@ -280,17 +280,23 @@ class RepoIndex:
         (whose memory goes when it ends), then read from the cache."""
         with self._rw.write():
             segment = self._cache.load() if self._cache else None
-            if segment is None and self._build_apart():
-                segment = self._cache.load() if self._cache else None
+            if segment is None and self._cache is not None:
+                built = self._build_apart()
+                segment = self._cache.load() if built is not None else None
+                if segment is not None and built is not None:  # what it did counts as ours
+                    parsed, warnings = built
+                    self.parsed += parsed
+                    for path, message in warnings:
+                        self._warn(path, message)
             self._build(segment)
         return self
 
-    def _build_apart(self) -> bool:
+    def _build_apart(self) -> tuple[int, list[tuple[str, str]]] | None:
         """Build what the cache lacks (the index, the code-search index) in a child
-        process and save it there; whether it did. What it parsed and warned of counts
-        as this index's."""
+        process and save it there; how many files it parsed and what it warned of, or
+        None when it could not."""
         if self._cache is None or self._in_child:
-            return False
+            return None
         context = (
             multiprocessing.get_context("fork")
             if _start_method() == "fork"
@@ -302,18 +308,13 @@ class RepoIndex:
         child.start()
         send.close()
         try:
-            parsed, warnings = receive.recv()
+            built: tuple[int, list[tuple[str, str]]] = receive.recv()
         except EOFError:  # it ended without a word: built here instead
-            return False
+            return None
         finally:
             receive.close()
             child.join()
-        if child.exitcode != 0:
-            return False
-        self.parsed += parsed
-        for path, message in warnings:
-            self._warn(path, message)
-        return True
+        return built if child.exitcode == 0 else None
 
     def _build(self, segment: Segment | None) -> None:
         """`build` from what `segment` holds (None: parse everything)."""
@@ -333,7 +334,7 @@ class RepoIndex:
     def _load_postings(self) -> None:
         """Read the code-search index from the cache, or build it (and save it) when
         there is none or too many files changed since it was built."""
-        if self._fresh_postings() or (self._build_apart() and self._fresh_postings()):
+        if self._fresh_postings() or (self._build_apart() is not None and self._fresh_postings()):
             return  # read from the cache (after a child process built it there)
         from .grambuild import file_grams, gram_sections  # numpy: only to build
 
