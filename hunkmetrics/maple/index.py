@@ -10,29 +10,33 @@ import stat as stat_module
 import sys
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TypeVar
 
 from ..errors import SourceError
-from ..lang import Scope, build_index, default_languages
+from ..lang import FileIndex, build_index, default_languages
 from ..sources import blob_hash, git
-from .cache import IndexCache, default_cache_base, no_cyclic_gc, path_digest, tree_cache_dir
-from .codesearch import GramIndex, WordPostings, file_grams
+from .cache import Cached, IndexCache, default_cache_base, no_cyclic_gc, path_digest, tree_cache_dir
+from .codesearch import WordPostings, postings_sections
+from .lines import Lines
+from .names import Names
 from .occurrences import word_table
 from .paths import PathSet, contained
-from .records import FileRecord, Parsed, StatKey
+from .recent import Recent
+from .records import FileRecord, Parsed, StatKey, Stored
 from .rwlock import ReadWriteLock
+from .sections import MemorySections
+from .segment import Segment, segment_sections
 
 __all__ = [
     "SKIP_DIRS",
     "FileRecord",
     "RepoIndex",
-    "Symbol",
     "open_index",
 ]
 
@@ -60,61 +64,10 @@ SKIP_DIRS = frozenset(
     }
 )
 _PARALLEL_MIN = 64  # fewer files than this are parsed in-process
-_LINES_HELD = 512  # files whose decoded lines are kept
-_TEXT_BYTES_HELD = 48 << 20  # bytes of file text kept (the most recently read)
+_TEXT_HELD = 4 << 20  # bytes of file text (and line starts) kept: the most recently read
 _STALE_POSTINGS = 0.2  # the code-search index is rebuilt when more files changed since
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
-
-
-@dataclass(frozen=True, slots=True)
-class Symbol:
-    """A type or callable of one file."""
-
-    path: str
-    scope: Scope
-
-    @property
-    def bare(self) -> str:
-        """The last segment of its qualifier: a simple class name or a method name."""
-        return simple_name(self.scope.qualifier)
-
-
-def simple_name(qualified: str) -> str:
-    return qualified.rsplit(".", 1)[-1]
-
-
-@dataclass
-class _Names:
-    """Symbols by bare name, updated file by file."""
-
-    types: dict[str, list[Symbol]] = field(default_factory=dict)
-    callables: dict[str, list[Symbol]] = field(default_factory=dict)
-
-    def add(self, record: FileRecord) -> None:
-        for scope in record.index.scopes:
-            table = self._table(scope)
-            if table is not None:
-                key = scope.qualifier.rsplit(".", 1)[-1]
-                table.setdefault(key, []).append(Symbol(record.path, scope))
-
-    def remove(self, record: FileRecord) -> None:
-        for scope in record.index.scopes:
-            table = self._table(scope)
-            key = simple_name(scope.qualifier)
-            if table is not None and key in table:
-                kept = [s for s in table[key] if s.path != record.path]
-                if kept:
-                    table[key] = kept
-                else:
-                    del table[key]
-
-    def _table(self, scope: Scope) -> dict[str, list[Symbol]] | None:
-        if scope.kind == "type":
-            return self.types
-        if scope.kind == "callable":
-            return self.callables
-        return None
 
 
 def _start_method() -> str:
@@ -133,13 +86,6 @@ def _index_one(item: tuple[str, bytes, str | None]) -> Parsed:
     tree = language.parser().parse(data)
     index = build_index(data, language, path, package=package, tree=tree)
     return index, word_table(data, tree, language)
-
-
-def _words_one(item: tuple[str, bytes]) -> bytes:
-    path, data = item
-    language = default_languages().for_path(path)
-    assert language is not None
-    return word_table(data, language.parser().parse(data), language)
 
 
 def _run_batch(job: tuple[Callable[[_Item], _Result], list[_Item]]) -> list[_Result]:
@@ -299,25 +245,25 @@ class RepoIndex:
         self.jobs = max(1, jobs)
         self.rescan_interval = rescan_interval
         self.files: dict[str, FileRecord] = {}
-        self.names = _Names()
+        self.names = Names(self.files)
+        self._segment: Segment | None = None  # what the records stored there read from
         self.warnings: list[str] = []
         self.parsed = 0  # files parsed since start (cache misses)
-        self._warned: set[tuple[str, str]] = set()
-        self._texts: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
-        self._text_bytes = 0
-        self._lines: dict[str, tuple[str, list[str]]] = {}
+        self._warned: dict[tuple[str, str], None] = {}  # (path, message), in order
+        self._texts: Recent[Lines] = Recent(_TEXT_HELD)
         self._order: list[str] | None = None  # sorted paths, while no file comes or goes
         self._paths = PathSet(())
         self._last_scan = 0.0
         self._rw = ReadWriteLock()
-        self._small = threading.Lock()  # the text caches and the object reader
-        self._words_missing = False  # some records' word tables are still on disk
+        self._small = threading.Lock()  # the object reader
         self.postings: WordPostings | None = None  # the code-search index
         self._generation = 0  # counts changes of `files`
         self._dirty: tuple[int, list[str]] = (-1, [])  # files the postings do not cover
         self._watcher: threading.Thread | None = None
         self._stop = threading.Event()
         base = Path(cache_dir) if cache_dir else default_cache_base()
+        self._cache_base = base
+        self._in_child = False  # building for a parent (`_build_cache`)
         self.cache_dir = tree_cache_dir(base, self._tree.cache_key()) if use_cache else None
         self._cache = IndexCache(self.cache_dir) if self.cache_dir is not None else None
 
@@ -329,37 +275,91 @@ class RepoIndex:
     # -- building -------------------------------------------------------------------
 
     def build(self) -> RepoIndex:
-        """Index every file, parsing only those the on-disk cache does not hold."""
+        """Index every file, parsing only those the on-disk cache does not hold. With a
+        cache that holds nothing yet, the index is built and saved by a child process
+        (whose memory goes when it ends), then read from the cache."""
         with self._rw.write():
-            cached = self._cache.load() if self._cache else None
+            segment = self._cache.load() if self._cache else None
+            if segment is None and self._cache is not None:
+                built = self._build_apart()
+                segment = self._cache.load() if built is not None else None
+                if segment is not None and built is not None:  # what it did counts as ours
+                    parsed, warnings = built
+                    self.parsed += parsed
+                    for path, message in warnings:
+                        self._warn(path, message)
+            self._build(segment)
+        return self
+
+    def _build_apart(self) -> tuple[int, list[tuple[str, str]]] | None:
+        """Build what the cache lacks (the index, the code-search index) in a child
+        process and save it there; how many files it parsed and what it warned of, or
+        None when it could not."""
+        if self._cache is None or self._in_child:
+            return None
+        context = (
+            multiprocessing.get_context("fork")
+            if _start_method() == "fork"
+            else multiprocessing.get_context("spawn")
+        )
+        receive, send = context.Pipe(duplex=False)
+        arguments = (send, str(self.root), self.rev, str(self._cache_base), self.jobs)
+        child = context.Process(target=_build_cache, args=arguments, name="maple-build")
+        child.start()
+        send.close()
+        try:
+            built: tuple[int, list[tuple[str, str]]] = receive.recv()
+        except EOFError:  # it ended without a word: built here instead
+            return None
+        finally:
+            receive.close()
+            child.join()
+        return built if child.exitcode == 0 else None
+
+    def _build(self, segment: Segment | None) -> None:
+        """`build` from what `segment` holds (None: parse everything)."""
+        with self._rw.write():
+            cached = Cached(segment) if segment is not None else None
+            self._rebase(segment)
             listing = self._tree.listing()
             with no_cyclic_gc():
                 changed = self._update(listing, cached)
+            files = self.files  # the same paths with the records' strings (the listing's go)
+            self._paths = PathSet(r.path if (r := files.get(p)) else p for p in listing)
             self._last_scan = time.monotonic()
             if changed or cached is None or not cached.holds(self.files.values()):
                 self.save()
             self._load_postings()
-        return self
 
     def _load_postings(self) -> None:
         """Read the code-search index from the cache, or build it (and save it) when
         there is none or too many files changed since it was built."""
-        state = self._cache.load_postings() if self._cache is not None else None
-        if state is not None and state.get("grams") is not None:
-            with no_cyclic_gc():
-                self.postings = WordPostings.from_state(state)
-            if len(self._uncovered()) <= _STALE_POSTINGS * max(1, len(self.files)):
-                return
-        self._fill_words()
+        if self._fresh_postings() or (self._build_apart() is not None and self._fresh_postings()):
+            return  # read from the cache (after a child process built it there)
+        from .grambuild import file_grams, gram_sections  # numpy: only to build
+
         records = sorted(self.files.items())
-        grams = GramIndex.build([file_grams(self._read(p, r.blob)) for p, r in records])
+        grams = gram_sections([file_grams(self._read(p, r.blob)) for p, r in records])
         with no_cyclic_gc():
-            self.postings = WordPostings.build(
-                ((path, r.blob, r.words or b"") for path, r in records), grams
-            )
+            meta, built = postings_sections(((p, r.blob, r.words) for p, r in records), grams)
+        del grams
+        opened = self._cache.save_postings(meta, built) if self._cache is not None else None
+        self._set_postings(WordPostings(opened or MemorySections(meta, built), self.files))
         self._generation += 1
-        if self._cache is not None:
-            self._cache.save_postings(self.postings.state())
+
+    def _fresh_postings(self) -> bool:
+        """Read the code-search index from the cache; whether it covers enough files."""
+        sections = self._cache.load_postings() if self._cache is not None else None
+        if sections is None or not sections.meta.get("grams"):
+            return False
+        self._set_postings(WordPostings(sections, self.files))
+        return len(self._uncovered()) <= _STALE_POSTINGS * max(1, len(self.files))
+
+    def _set_postings(self, postings: WordPostings) -> None:
+        old, self.postings = self.postings, postings
+        self._dirty = (-1, [])  # which files it covers: found again
+        if old is not None:
+            old.close()
 
     @property
     def generation(self) -> int:
@@ -392,55 +392,54 @@ class RepoIndex:
         kept.update(self._uncovered())
         return sorted(kept)
 
+    def word_candidates(self, word: str) -> list[str]:
+        """The indexed paths whose word table may hold `word`, sorted."""
+        postings = self.postings
+        if postings is None:
+            return self.ordered_paths()
+        files = self.files
+        kept = {
+            p
+            for p in postings.files_with(word.encode())
+            if (r := files.get(p)) is not None and r.blob == postings.blob_of[p]
+        }
+        kept.update(self._uncovered())
+        return sorted(kept)
+
     def save(self) -> None:
-        """Write the index to the on-disk cache (when there is one)."""
-        if self._cache is not None:
-            self._fill_words()  # the word file is rewritten too
-            with self._rw.read():
-                self._cache.save(self.files.values())
-
-    def load_words(self) -> None:
-        """Give every file its word table: those a start took from the on-disk cache are
-        read from its word file (once, on first need), and any it lacks are parsed."""
-        if self._fill_words() and self._cache is not None:
-            with self._rw.read():
-                self._cache.save_words(self.files.values())  # the next start has them
-
-    def _fill_words(self) -> bool:
-        """`load_words` without writing; whether any table had to be parsed."""
-        if not self._words_missing:
-            return False
+        """Write the index as a new segment of the on-disk cache (held in memory without
+        one) and read the files stored there from it."""
         with self._rw.write():
-            if not self._words_missing:
-                return False
-            stored = self._cache.load_words() if self._cache is not None else {}
-            todo: list[tuple[str, bytes]] = []
-            for path, record in self.files.items():
-                if record.words is not None:
-                    continue
-                words = stored.get((path, record.blob))
-                if words is not None:
-                    self.files[path] = replace(record, words=words)
-                else:
-                    todo.append((path, self.data(path)))
-            for (path, _), words in zip(todo, self._in_parallel(_words_one, todo), strict=True):
-                self.files[path] = replace(self.files[path], words=words)
-            self._words_missing = False
-            return bool(todo)
+            records = list(self.files.values())
+            meta, sections = segment_sections(records, _lang_index, _words)
+            if self._cache is not None:
+                segment = self._cache.save(meta, sections)
+            else:
+                held = {k: v if isinstance(v, bytes) else b"".join(v) for k, v in sections.items()}
+                segment = Segment(MemorySections(meta, held))
+            if segment is None:
+                return  # not written: the records stay where they are
+            for number, record in enumerate(records):
+                self.files[record.path] = replace(
+                    record, source=Stored(segment, number), held_words=None
+                )
+            self._rebase(segment)
+
+    def _rebase(self, segment: Segment | None) -> None:
+        """Read the files stored in a segment from `segment` (closing the one before)."""
+        old, self._segment = self._segment, segment
+        self.names.rebase(segment)
+        if old is not None and old is not segment:
+            old.close()
 
     def words(self, path: str) -> bytes:
         """The file's word table (`occurrences.word_table`)."""
-        words = self.files[path].words
-        if words is None:
-            self.load_words()
-            words = self.files[path].words
-        assert words is not None
-        return words
+        return self.files[path].words
 
     def _update(
         self,
         listing: dict[str, tuple[StatKey | None, str | None]],
-        cached: IndexCache.Entries | None,
+        cached: Cached | None,
     ) -> list[str]:
         """Bring `self.files` in line with `listing`; the paths that changed."""
         # Files that came or went can change other files' packages (a new __init__.py).
@@ -474,11 +473,15 @@ class RepoIndex:
                 blob = blob_hash(data)
             package = self._package(path)
             if current is not None and current.blob == blob and current.package == package:
-                self._put(FileRecord(path, blob, stat, current.index, package, current.words))
+                self._put(FileRecord(path, blob, stat, current.source, package, current.held_words))
                 continue
-            found = cached.get(path, blob, package) if cached is not None else None
-            if found is not None:  # its word table stays on disk until needed
-                self._put(FileRecord(path, blob, stat, found, package, None))
+            found = cached.get(path, blob, package) if cached is not None else -1
+            if cached is not None and found >= 0:  # read from the segment as asked
+                segment = cached.segment  # (its strings: the listing's are dropped)
+                where = Stored(segment, found)
+                self._put(
+                    FileRecord(segment.paths[found], segment.blobs[found], stat, where, package)
+                )
                 continue
             if data is None:
                 data = self._tree.read(path, blob)
@@ -523,14 +526,9 @@ class RepoIndex:
         self.files[record.path] = record
         self._generation += 1
         self.names.add(record)
-        if record.words is None:
-            self._words_missing = True
         self._forget_text(record.path)
-        if record.index.parse_errors:
-            self._warn(
-                record.path,
-                f"{record.index.parse_errors} syntax error(s); indexed what parses",
-            )
+        if record.parse_errors:
+            self._warn(record.path, f"{record.parse_errors} syntax error(s); indexed what parses")
 
     def _drop(self, path: str) -> None:
         old = self.files.pop(path, None)
@@ -541,14 +539,11 @@ class RepoIndex:
         self._forget_text(path)
 
     def _forget_text(self, path: str) -> None:
-        with self._small:
-            held = self._texts.pop(path, None)
-            if held is not None:
-                self._text_bytes -= len(held[1])
+        self._texts.forget(path)
 
     def _warn(self, path: str, message: str) -> None:
         if (path, message) not in self._warned:
-            self._warned.add((path, message))
+            self._warned[(path, message)] = None
             self.warnings.append(f"{path}: {message}")
             log.warning("%s: %s", path, message)
 
@@ -618,52 +613,51 @@ class RepoIndex:
 
     # -- reading --------------------------------------------------------------------
 
-    def data(self, path: str) -> bytes:
-        """The indexed bytes of a file (the most recently read are held)."""
-        record = self.files[path]
-        with self._small:
-            held = self._texts.get(path)
-            if held is not None and held[0] == record.blob:
-                self._texts.move_to_end(path)
-                return held[1]
-            data = self._tree.read(path, record.blob)
-            if data is None:
-                raise SourceError(f"{path}: could not be read")
-            old = self._texts.pop(path, None)
-            if old is not None:
-                self._text_bytes -= len(old[1])
-            self._texts[path] = (record.blob, data)
-            self._text_bytes += len(data)
-            while self._text_bytes > _TEXT_BYTES_HELD and len(self._texts) > 1:
-                _, (_, dropped) = self._texts.popitem(last=False)
-                self._text_bytes -= len(dropped)
-            return data
+    def data(self, path: str, keep: bool = True) -> bytes:
+        """The indexed bytes of a file (the most recently read are held; with `keep`
+        false, a file not held is read without being kept: a search reading many)."""
+        blob = self.files[path].blob
+        held = self._texts.get(path, blob)
+        if held is not None:
+            return held.data
+        data = self._read_tree(path, blob)
+        if keep:
+            held = Lines(data)
+            self._texts.put(path, blob, held, held.nbytes)
+        return data
+
+    def hold(self, path: str, data: bytes) -> None:
+        """Keep a file's bytes, read with `data(path, keep=False)`, among the most recently
+        read (a file a search found the snippet in: the next search may too)."""
+        record = self.files.get(path)
+        if record is not None and self._texts.get(path, record.blob) is None:
+            held = Lines(data)
+            self._texts.put(path, record.blob, held, held.nbytes)
 
     def _read(self, path: str, blob: str) -> bytes:
         """A file's bytes, without keeping them (empty when it cannot be read)."""
+        held = self._texts.get(path, blob)
+        if held is not None:
+            return held.data
         with self._small:
-            held = self._texts.get(path)
-            if held is not None and held[0] == blob:
-                return held[1]
             return self._tree.read(path, blob) or b""
 
-    def lines(self, path: str) -> list[str]:
-        """The file's lines without line endings (index 0 is line 1), cut at `\\n` only,
-        as tree-sitter counts rows."""
+    def _read_tree(self, path: str, blob: str) -> bytes:
+        with self._small:
+            data = self._tree.read(path, blob)
+        if data is None:
+            raise SourceError(f"{path}: could not be read")
+        return data
+
+    def lines(self, path: str) -> Lines:
+        """The file's lines (`Lines`: cut at `\\n` only, as tree-sitter counts rows); those
+        of the most recently asked files are held."""
         blob = self.files[path].blob
-        with self._small:
-            held = self._lines.get(path)
-            if held is not None and held[0] == blob:
-                return held[1]
-        text = self.data(path).decode("utf-8", "replace")
-        lines = [line.removesuffix("\r") for line in text.split("\n")]
-        if lines and not lines[-1]:
-            lines.pop()  # the empty piece after the last newline
-        with self._small:
-            if len(self._lines) >= _LINES_HELD:
-                del self._lines[next(iter(self._lines))]  # the oldest
-            self._lines[path] = (blob, lines)
-        return lines
+        held = self._texts.get(path, blob)
+        if held is None:
+            held = Lines(self._read_tree(path, blob))
+            self._texts.put(path, blob, held, held.nbytes)
+        return held
 
     def ordered_paths(self) -> list[str]:
         """Every indexed path, sorted."""
@@ -677,24 +671,62 @@ class RepoIndex:
         with self._rw.read():
             paths = self.ordered_paths() if only is None else sorted(only & self.files.keys())
             for path in paths:
-                yield path, self.data(path)
+                yield path, self.data(path, keep=False)
 
     def close(self) -> None:
         self._stop.set()
         if self._watcher is not None:
             self._watcher.join(timeout=5)
         self._tree.close()
+        with self._rw.write():
+            if self.postings is not None:
+                self.postings.close()
+            if self._segment is not None:
+                self._segment.close()
+
+    def held_bytes(self) -> dict[str, int]:
+        """The bytes of the index's tables held in memory, by part: the segment's columns
+        and name tables, the code-search index's vocabulary and grams, the recent texts
+        (not the records' Python objects)."""
+        held = {"segment": self._segment.nbytes if self._segment is not None else 0}
+        postings = self.postings
+        held["words"] = postings.words.nbytes if postings is not None else 0
+        held["grams"] = postings.grams.nbytes if postings and postings.grams else 0
+        held["texts"] = self._texts.held
+        return held
 
     def status(self) -> str:
         """One line: what is indexed, and how many files had syntax errors."""
-        scopes = sum(len(r.index.scopes) for r in self.files.values())
-        broken = sum(1 for r in self.files.values() if r.index.parse_errors)
+        scopes = sum(r.scope_count for r in self.files.values())
+        broken = sum(1 for r in self.files.values() if r.parse_errors)
         line = (
             f"{self.description}: {len(self.files)} files, {scopes} types and callables, "
             f"{self.parsed} parsed, {max(0, len(self.files) - self.parsed)} from cache"
         )
         line += f"; {broken} file(s) with syntax errors" if broken else ""
         return line + (f"; cache {self.cache_dir}" if self.cache_dir is not None else "")
+
+
+def _build_cache(send: Connection, root: str, rev: str | None, cache_dir: str, jobs: int) -> None:
+    """In a child process: build the index of `root` (at `rev`) into its cache and send
+    back how many files it parsed and what it warned of (the parent reports them)."""
+    logging.getLogger("hunkmetrics.maple").setLevel(logging.ERROR)
+    index = RepoIndex(root, rev, cache_dir=cache_dir, jobs=jobs)
+    index._in_child = True
+    index.build()
+    index.close()
+    send.send((index.parsed, list(index._warned)))
+    send.close()
+
+
+def _lang_index(record: FileRecord) -> FileIndex:
+    """A record's lang index, decoded from its segment without being kept."""
+    source = record.source
+    return source if isinstance(source, FileIndex) else source.segment.decode(source.number)
+
+
+def _words(record: FileRecord) -> bytes:
+    return record.words
 
 
 def open_index(

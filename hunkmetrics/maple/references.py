@@ -41,7 +41,7 @@ class TreeCache:
     """The last parsed trees, by path and blob: a LRU bounded by the bytes of source
     they were parsed from (trees are many times larger than their text)."""
 
-    def __init__(self, budget: int = 8 << 20) -> None:
+    def __init__(self, budget: int = 2 << 20) -> None:
         self.budget = budget
         self._held = 0
         self._trees: OrderedDict[tuple[str, str], tuple[ts.Tree, int]] = OrderedDict()
@@ -67,15 +67,15 @@ def find_references(
     """Uses of `name` in the indexed files, by path and line. With `enough`, files are
     only counted, not checked, once that many uses are found.
 
-    A word (`occurrences.WORD`) is looked up in the tables the index recorded; any other
-    name is searched by parsing (`parse_references`), with the same answer."""
+    A word (`occurrences.WORD`) is looked up in the tables the index recorded (of the
+    files the code-search index says hold it); any other name is searched by parsing
+    (`parse_references`), with the same answer."""
     if not WORD.fullmatch(name):
         return parse_references(index, name, enough, trees)
     out: list[Reference] = []
     searched = files_left = occurrences_left = 0
     with index.reading():
-        index.load_words()
-        for path in index.ordered_paths():
+        for path in index.word_candidates(name):
             hit = lookup(index.words(path), name)
             if hit is None:
                 continue

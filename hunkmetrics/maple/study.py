@@ -13,7 +13,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .index import Symbol
+from .names import Symbol
 from .paths import UnsafePath, agent_path
 from .render import TreeListing, skeleton
 from .tools import Maple
@@ -207,14 +207,14 @@ class StudyMaple:
         needle = snippet.encode("utf-8")
         hits: list[_Hit] = []
         for path in paths:
-            data = self.index.data(path)
+            data = self.index.data(path, keep=False)
             at = data.find(needle) if needle else -1
             while at >= 0:
                 row = data.count(b"\n", 0, at)  # 0-based, as the original counted
                 lines = self.index.lines(path)
                 code = "\n".join(lines[max(0, row - 5) : row + 6])
                 record = self.index.files[path]
-                around = record.index.enclosing(row, row) if row >= 1 else []
+                around = record.enclosing(row, row) if row >= 1 else []
                 klass = next((s for s in reversed(around) if s.kind == "type"), None)
                 method = next((s for s in reversed(around) if s.kind == "callable"), None)
                 hits.append(

@@ -19,7 +19,8 @@ from ..lang import Scope, default_languages
 from ..lang.locate import locate_in_index
 from ..patch.model import Hunk, Line, LineKind
 from .budget import DEFAULT_BUDGET, MIN_BUDGET, fit
-from .index import RepoIndex, Symbol, simple_name
+from .index import RepoIndex
+from .names import NameTable, Symbol, simple_name
 from .paths import MAX_ARGUMENT, UnsafePath, agent_path
 from .references import TreeCache, find_references
 from .render import (
@@ -362,7 +363,7 @@ class Maple:
             record = self.index.files.get(symbol.path)
             if record is None:
                 continue
-            around = [s for s in record.index.enclosing(scope.start, scope.end) if s is not scope]
+            around = [s for s in record.enclosing(scope.start, scope.end) if s != scope]
             if not any(s.kind == "callable" for s in around):
                 continue  # not local
             parent = next((s for s in reversed(around) if s.kind == "type"), None)
@@ -445,7 +446,11 @@ class Maple:
                 raise Cancelled(f"the call was cancelled after {done - 1} of {len(paths)} files")
             if path not in self.index.files:
                 continue
-            for first, last in find(self.index.data(path))[: _CODE_LIMIT - len(hits)]:
+            data = self.index.data(path, keep=False)
+            found = find(data)
+            if found:
+                self.index.hold(path, data)  # its lines are shown; a like search finds it again
+            for first, last in found[: _CODE_LIMIT - len(hits)]:
                 hits.append(_CodeHit(path, first, last))
             if len(hits) >= _CODE_LIMIT:
                 self._stopped.value = len(paths) - done
@@ -556,7 +561,7 @@ class Maple:
         record = self.index.files.get(path)
         if record is None:
             return ""
-        scopes = record.index.enclosing(first, last)
+        scopes = record.enclosing(first, last)
         klass = next((s.name for s in reversed(scopes) if s.kind == "type"), None)
         method = next((s.name for s in reversed(scopes) if s.kind == "callable"), None)
         parts = [f"class {klass}" if klass else "", f"method {method}" if method else ""]
@@ -676,8 +681,8 @@ def _member(scope: Scope) -> str:
     return scope.name[len(prefix) + 1 :] if scope.name.startswith(prefix + ".") else scope.name
 
 
-def _suggest(name: str, table: dict[str, list[Symbol]], label: str) -> str:
-    close = process.extract(name, list(table), scorer=fuzz.ratio, limit=8, score_cutoff=60)
+def _suggest(name: str, table: NameTable, label: str) -> str:
+    close = process.extract(name, table.names(), scorer=fuzz.ratio, limit=8, score_cutoff=60)
     if not close:
         return ""
     shown = []

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
 from ..errors import SourceError
 from ..patch.model import FileDiff, LineKind
 from ..patch.parse import decode, encode
@@ -101,6 +99,8 @@ class _ByteLines:
     """The lines of a text as `split_lines` cuts them, by their offsets in the bytes."""
 
     def __init__(self, data: bytes) -> None:
+        import numpy as np  # here, not at the top: MAPLE's server imports sources without it
+
         self.data = data
         newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
         # where each line starts, then where the text ends (after a last line without

@@ -43,12 +43,12 @@ def test_a_cancelled_search_stops_at_its_next_file(tmp_path: Path) -> None:
     searched: list[str] = []  # the files read by the cancelled search
     data, cancellable = maple.index.data, maple.cancellable
 
-    def slow_data(path: str) -> bytes:
+    def slow_data(path: str, keep: bool = True) -> bytes:
         reads.append(path)
         if len(reads) == 1:
             started.set()
             release.wait(_SAFETY)  # the first file takes until the test lets it go
-        return data(path)
+        return data(path, keep)
 
     @contextmanager
     def watched(flag: threading.Event) -> Iterator[None]:

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import threading
-from array import array
 from pathlib import Path
 
 from hunkmetrics.maple import Maple
-from hunkmetrics.maple.codesearch import (
-    GramIndex,
-    WordPostings,
-    file_grams,
-    snippet_grams,
-    snippet_words,
-)
+from hunkmetrics.maple.codesearch import WordPostings, snippet_words
+from hunkmetrics.maple.grambuild import build_grams, file_grams, gram_sections
+from hunkmetrics.maple.grams import snippet_grams
 from hunkmetrics.maple.rwlock import ReadWriteLock
 
 from .conftest import index_of
@@ -27,15 +22,12 @@ def test_snippet_words_whole_and_at_the_ends() -> None:
 
 
 def test_candidates_from_whole_words_and_vocabulary() -> None:
-    postings = WordPostings(
-        ["a", "b", "c"],
-        ["1", "2", "3"],
-        {
-            b"toString": array("I", [0]),
-            b"String": array("I", [1]),
-            b"Stringify": array("I", [2]),
-            b"name": array("I", [0, 1, 2]),
-        },
+    postings = WordPostings.build(  # from each file's word table: `word count uses…`
+        [
+            ("a", "1", b"\ntoString 1\nname 1 0\n"),
+            ("b", "2", b"\nString 1 0\nname 2\n"),
+            ("c", "3", b"\nStringify 1\nname 1\n"),
+        ]
     )
     assert postings.candidates(b"String name =") == ["a", "b"]  # ends with String
     assert postings.candidates(b"= name.Stri") == ["b", "c"]  # starts with Stri
@@ -124,29 +116,21 @@ def test_n_grams_of_files_and_snippets() -> None:
 def test_the_n_gram_index_keeps_the_files_holding_every_gram() -> None:
     files = [b"String name = null;", b"String name = value;", b"int name = null;"] * 7
     files.append(b"String name = null; // once")
-    grams = GramIndex.build([file_grams(f) for f in files])
+    grams = build_grams([file_grams(f) for f in files])
     assert grams.count == 22
     # 22 files: a bitmap is 3 bytes, smaller than a list of 2 numbers: the grams of the
     # last file's "ll; // once" are in one file (lists), the others in more (bitmaps)
-    sparse = {
-        int(k).to_bytes(4, "big") for k, row in zip(grams.keys, grams.rows, strict=True) if row < 0
-    }
+    dense = set(grams.dense)
+    sparse = {int(k).to_bytes(4, "big") for at, k in enumerate(grams.keys) if at not in dense}
     assert sparse == {b"ll; ", b"l; /", b"; //", b" // ", b"// o", b"/ on", b" onc", b"once"}
-    assert grams.candidates(snippet_grams("String name = null")).tolist() == [
-        *range(0, 21, 3),
-        21,
-    ]
-    assert grams.candidates(snippet_grams("name = value")).tolist() == list(range(1, 21, 3))
-    assert grams.candidates(snippet_grams("null; // once")).tolist() == [21]
-    assert grams.candidates(snippet_grams("int name = value")).tolist() == []
-    assert grams.candidates(snippet_grams("nothing here")).tolist() == []
-    postings = WordPostings.from_state(
-        {
-            "paths": [f"f{i:02}" for i in range(22)],
-            "blobs": ["b"] * 22,
-            "postings": {b"name": array("I", range(22)), b"int": array("I", range(2, 21, 3))},
-            "grams": grams.state(),
-        }
+    assert grams.candidates(snippet_grams("String name = null") or []) == [*range(0, 21, 3), 21]
+    assert grams.candidates(snippet_grams("name = value") or []) == list(range(1, 21, 3))
+    assert grams.candidates(snippet_grams("null; // once") or []) == [21]
+    assert grams.candidates(snippet_grams("int name = value") or []) == []
+    assert grams.candidates(snippet_grams("nothing here") or []) == []
+    postings = WordPostings.build(
+        ((f"f{i:02}", "b", b"\nname 1\n" + (b"int 1\n" if i % 3 == 2 else b"")) for i in range(22)),
+        gram_sections([file_grams(f) for f in files]),
     )
     assert postings.candidates(b"int  name =") == ["f02", "f05", "f08", "f11", "f14", "f17", "f20"]
 

@@ -184,4 +184,13 @@ def test_the_cache_is_keyed_by_the_tree_served(tmp_path: Path) -> None:
     assert work.cache_dir is not None
     assert work.cache_dir.name.startswith("worktree-")
     assert work.cache_dir.name.endswith("-" + trees[1][:16])
-    assert (work.cache_dir / "postings.pickle").is_file()
+    assert (work.cache_dir / "postings.bin").is_file()
+
+
+def test_a_cache_that_cannot_be_written_is_built_here_once(tmp_path: Path) -> None:
+    root = project(tmp_path, "java-project")
+    (tmp_path / "cache").write_text("a file where the cache folder would be\n")
+    index = open_index(root, cache_dir=tmp_path / "cache")
+    assert index.parsed == 11  # the child could not save it: parsed here, counted once
+    assert "Inventory" in index.names.types
+    assert Maple(index).find_code("int count").startswith("Found")

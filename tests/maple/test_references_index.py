@@ -82,32 +82,34 @@ def test_the_tables_follow_an_edit_and_a_restart(tmp_path: Path) -> None:
     assert find_references(warm, "fire") == after
 
 
-def test_a_start_leaves_the_word_tables_on_disk_until_needed(tmp_path: Path) -> None:
+def test_the_word_tables_stay_on_disk(tmp_path: Path) -> None:
     root = project(tmp_path, "java-project")
     cold = index_of(root, tmp_path)
-    assert cold.cache_dir is not None and (cold.cache_dir / "words.pickle").is_file()
+    assert cold.cache_dir is not None and (cold.cache_dir / "index.bin").is_file()
+    assert all(record.held_words is None for record in cold.files.values())  # once written
     warm = index_of(root, tmp_path)
     assert warm.parsed == 0
-    assert all(record.words is None for record in warm.files.values())
+    assert all(record.held_words is None for record in warm.files.values())
     assert [r.line for r in find_references(warm, "fire").found] == [65, 95]
-    assert all(record.words is not None for record in warm.files.values())
+    assert all(record.held_words is None for record in warm.files.values())  # read, not kept
     assert warm.parsed == 0  # read, not parsed
     for word in ("fire", "Inventory", "add", "size"):
         assert find_references(warm, word) == parse_references(warm, word)
 
 
-def test_a_lost_word_file_is_rebuilt_by_parsing(tmp_path: Path) -> None:
+def test_a_damaged_index_file_is_rebuilt_by_parsing(tmp_path: Path) -> None:
     root = project(tmp_path, "java-project")
     cold = index_of(root, tmp_path)
     assert cold.cache_dir is not None
-    words = cold.cache_dir / "words.pickle"
-    words.unlink()
+    file = cold.cache_dir / "index.bin"
+    cold.close()
+    file.write_bytes(file.read_bytes()[:-100])  # cut short
     warm = index_of(root, tmp_path)
-    assert warm.parsed == 0
+    assert warm.parsed == 11
     assert [r.line for r in find_references(warm, "fire").found] == [65, 95]
     assert find_references(warm, "Inventory") == parse_references(warm, "Inventory")
-    assert words.is_file()  # written again for the next start
-    again = index_of(root, tmp_path)
+    again = index_of(root, tmp_path)  # written again for the next start
+    assert again.parsed == 0
     assert [r.line for r in find_references(again, "fire").found] == [65, 95]
 
 
@@ -119,7 +121,7 @@ def test_an_edit_before_the_tables_are_read(tmp_path: Path) -> None:
     path = root / edited
     path.write_text("\n\n" + path.read_text())  # every line moves down two
     warm.ensure_current(max_age=0.0)
-    assert warm.files[edited].words is not None  # re-indexed: its table is new
+    assert warm.files[edited].held_words is not None  # re-indexed: its table is new
     after = find_references(warm, "fire")
     assert [r.line for r in after.found] == [67, 97]
     assert after == parse_references(warm, "fire")
@@ -127,3 +129,17 @@ def test_an_edit_before_the_tables_are_read(tmp_path: Path) -> None:
     restarted = index_of(root, tmp_path)
     assert restarted.parsed == 0
     assert find_references(restarted, "fire") == after
+
+
+def test_a_word_new_since_the_code_search_index_is_found(tmp_path: Path) -> None:
+    root = project(tmp_path, "java-project")
+    index = index_of(root, tmp_path)
+    path = root / "src/main/java/com/acme/core/Inventory.java"
+    text = path.read_text()
+    path.write_text(text.replace("fire(", "freshlyNamed("))  # a word no table held
+    index.ensure_current(max_age=0.0)
+    assert index.postings is not None and not index.postings.files_with(b"freshlyNamed")
+    found = find_references(index, "freshlyNamed")
+    assert [r.line for r in found.found] == [65, 95]
+    assert found == parse_references(index, "freshlyNamed")
+    assert find_references(index, "fire") == parse_references(index, "fire")

@@ -45,4 +45,4 @@ async def test_the_cli_server_answers_over_stdio(tmp_path: Path) -> None:
         miss = await client.call_tool("maple_find_class", {"class_name": "../../etc/passwd"})
         assert miss.is_error
     # one entry, named after the working tree's path and HEAD's tree (or nogit)
-    assert len(list((tmp_path / "cache").glob("worktree-*/index.pickle"))) == 1
+    assert len(list((tmp_path / "cache").glob("worktree-*/index.bin"))) == 1
