@@ -24,7 +24,7 @@ from ..documents import (
 from ..errors import HunkmetricsError
 from ..lang.selection import DEFAULT_SELECTION, EXCLUDE_TESTS_DEFAULT, PathSelection
 from ..metrics.birch_artifacts import PublishedArtifacts
-from ..metrics.divergence import PAIR_KEYS
+from ..metrics.divergence_shape import PAIR_KEYS
 from ..metrics.profiles import DISTRIBUTED_WEIGHT, PROFILES
 from ..patch.parse import read_stdin_bytes
 from ..workspace import Workspace, open_candidate, open_workspace

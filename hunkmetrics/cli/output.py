@@ -7,11 +7,12 @@ import json
 import sys
 import uuid
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hunkmetrics.csvfiles import csv_writer, write_row
 
-from ..metrics.divergence import PairRows
+if TYPE_CHECKING:
+    from ..metrics.divergence import PairRows
 
 
 def write_text(text: str) -> None:
@@ -33,6 +34,9 @@ def write_json(document: dict[str, Any]) -> None:
     mark = uuid.uuid4().hex
 
     def default(node: Any) -> Any:
+        # A document holds PairRows only when divergence.py made it: never a new import.
+        from ..metrics.divergence import PairRows
+
         if isinstance(node, PairRows):
             token = f"\x00pairs{mark}{len(streams)}\x00"
             streams[json.dumps(token, ensure_ascii=False)] = node
