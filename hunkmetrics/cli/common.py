@@ -50,12 +50,12 @@ def _bare_flags_below(command: Any, ctx: Any) -> None:
 
 def command_group() -> typer.Typer:
     """A module's own set of commands (`@group.command()`); root.py adds them to the
-    application with `include`."""
+    application (LAZY_COMMANDS), or another group with `include`."""
     return typer.Typer()
 
 
 def include(app: typer.Typer, group: typer.Typer) -> None:
-    """Add `group`'s commands to `app` as top-level commands."""
+    """Add `group`'s commands to `app` as its own commands."""
     app.registered_commands.extend(group.registered_commands)
 
 
