@@ -1,6 +1,6 @@
 """Commands and command groups made on first use, so that a command starts without
 importing the modules of the others (`hunks` never loads the batch, mining, report, MCP or
-agents code, nor what they import) or typer making the others from their signatures.
+agents code, nor what they import), and typer builds only that command from its signature.
 
 `LazyCommands` is a group's `commands` mapping: a lazy entry is made when it is looked up
 by name, or when the mapping is listed (help, a "did you mean" list); until then running
