@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .documents import characterize_document
 from .errors import ArgumentError, PatchError, SourceError
@@ -21,8 +21,6 @@ from .lang.hunk_kind import HunkKind, hunk_kind
 from .lang.index import ParseCache
 from .lang.locate import LocatedHunk, locate_patch
 from .lang.selection import DEFAULT_SELECTION, PathSelection, without_hunks
-from .metrics.birch_artifacts import PublishedArtifacts
-from .metrics.divergence import DivergenceResult, compute_divergence
 from .metrics.localization import LocalizationResult, compare
 from .metrics.profiles import DEFAULT_PROFILE, Profile
 from .metrics.profiles import profile as get_profile
@@ -33,6 +31,10 @@ from .patch.regions import recut_regions
 from .shortlist import few
 from .sources.readers import FileReader, open_reader
 from .sources.resolve import Sources, resolve_sources
+
+if TYPE_CHECKING:
+    from .metrics.birch_artifacts import PublishedArtifacts
+    from .metrics.divergence import DivergenceResult
 
 PatchInput = str | Path | bytes | Patch
 Hunking = Literal["as-given", "regions"]
@@ -118,6 +120,8 @@ class Workspace:
         """Hunk divergence Div(P) (docs/metrics.md); `distributed_weight` (g) defaults
         to the profile's (2); `artifacts` reproduces the published study's artifacts
         (birch only; none by default)."""
+        from .metrics.divergence import compute_divergence  # numpy: 75 ms at start-up
+
         return compute_divergence(
             self.patch,
             self.sources,

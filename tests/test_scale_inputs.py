@@ -120,7 +120,7 @@ def test_pair_blocks_of_100k_hunks_stay_linear_under_1_gib() -> None:
         from hunkmetrics.metrics.filelevel import FileDistanceTable
         from hunkmetrics.metrics.lexical import TokenDistanceTable
         from hunkmetrics.metrics.pairsum import PairwiseSum, PairwiseTree
-        from hunkmetrics.metrics.profiles.birch import FileBlocksTable
+        from hunkmetrics.metrics.profiles.birch_ast import FileBlocksTable
         from hunkmetrics.metrics.structural import BagDistanceTable
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, resource.RLIM_INFINITY))
         n = 100_000

@@ -7,12 +7,9 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from ..documents import (
     divergence_document,
@@ -24,7 +21,7 @@ from ..documents import (
 from ..errors import HunkmetricsError
 from ..lang.selection import DEFAULT_SELECTION, EXCLUDE_TESTS_DEFAULT, PathSelection
 from ..metrics.birch_artifacts import PublishedArtifacts
-from ..metrics.divergence import PAIR_KEYS
+from ..metrics.divergence_shape import PAIR_KEYS
 from ..metrics.profiles import DISTRIBUTED_WEIGHT, PROFILES
 from ..patch.parse import read_stdin_bytes
 from ..workspace import Workspace, open_candidate, open_workspace
@@ -59,6 +56,10 @@ from .options import (
     selection_from,
 )
 from .output import write_csv, write_json
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 app = command_group()
 
@@ -217,6 +218,8 @@ def _short(name: str | None, prefix: str | None) -> str:
 
 
 def render_hunks(document: dict[str, Any], console: Console | None = None) -> None:
+    from rich.table import Table
+
     console = console or rich_console()
     source = document["source"]
     origin = (
@@ -407,6 +410,8 @@ def _upper_bound(divergence: dict[str, Any], n: int) -> str:
 
 
 def render_divergence(document: dict[str, Any], show_pairs: bool) -> None:
+    from rich.table import Table
+
     console = rich_console()
     div = document["divergence"]
     n = document["hunk_count"]

@@ -6,14 +6,16 @@ their commands to the application, so imports flow one way."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.text import Text
 from typer.core import TyperGroup
 
 from ..errors import EXIT_INPUT, EXIT_INTERNAL, HunkmetricsError, command_out_of_memory_line
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 
 class BareFlagsGroup(TyperGroup):
@@ -48,12 +50,12 @@ def _bare_flags_below(command: Any, ctx: Any) -> None:
 
 def command_group() -> typer.Typer:
     """A module's own set of commands (`@group.command()`); root.py adds them to the
-    application with `include`."""
+    application (LAZY_COMMANDS), or another group with `include`."""
     return typer.Typer()
 
 
 def include(app: typer.Typer, group: typer.Typer) -> None:
-    """Add `group`'s commands to `app` as top-level commands."""
+    """Add `group`'s commands to `app` as its own commands."""
     app.registered_commands.extend(group.registered_commands)
 
 
@@ -61,13 +63,19 @@ def rich_console(stderr: bool = False, soft_wrap: bool = False) -> Console:
     """The one way the command line makes a Rich console. Its output carries input text
     (file names, commands, messages), so nothing in a string is read as markup
     (`[bold]`), an emoji code (`:100:`) or highlighted; styles come only from `styled`
-    (Text objects). `rich.markup.escape` would not do: it leaves emoji codes alone."""
+    (Text objects). `rich.markup.escape` would not do: it leaves emoji codes alone.
+    Rich is imported here, when something is printed for people (a table, a warning,
+    an error): JSON output never loads it."""
+    from rich.console import Console
+
     return Console(stderr=stderr, markup=False, emoji=False, highlight=False, soft_wrap=soft_wrap)
 
 
 def styled(*parts: str | tuple[str, str]) -> Text:
     """One line from pieces, each plain text or (text, style): `styled("Div ", ("0.5",
     "bold"))`. Every piece prints as itself, whatever brackets or colons it holds."""
+    from rich.text import Text
+
     return Text.assemble(
         *(plain(part) if isinstance(part, str) else (plain(part[0]), part[1]) for part in parts)
     )
@@ -134,6 +142,8 @@ def plain(value: object) -> str:
 
 def print_warnings(warnings: list[str]) -> None:
     """Each warning as one `hunkmetrics: warning: ...` line on stderr."""
+    if not warnings:
+        return
     err = rich_console(stderr=True, soft_wrap=True)
     for warning in warnings:
         err.print(plain(f"hunkmetrics: warning: {warning}"))

@@ -1,6 +1,6 @@
 """Commands and command groups made on first use, so that a command starts without
 importing the modules of the others (`hunks` never loads the batch, mining, report, MCP or
-agents code, nor what they import).
+agents code, nor what they import), and typer builds only that command from its signature.
 
 `LazyCommands` is a group's `commands` mapping: a lazy entry is made when it is looked up
 by name, or when the mapping is listed (help, a "did you mean" list); until then running
@@ -9,6 +9,7 @@ group) or `module:command` (one command of that module's `app`)."""
 
 from __future__ import annotations
 
+import copy
 import importlib
 from collections.abc import Iterator, Mapping, MutableMapping
 from typing import Any
@@ -26,8 +27,11 @@ class LazyCommands(MutableMapping[str, Any]):
 
     def _make(self, name: str) -> None:
         module, _, command = self._lazy.pop(name).partition(":")
-        group = typer.main.get_group(importlib.import_module(module).app)
-        made = group.commands[command] if command else group
+        app = importlib.import_module(module).app
+        if command:
+            made = typer.main.get_group(only(app, command)).commands[command]
+        else:
+            made = typer.main.get_group(app)
         made.name = name
         self._made[name] = made
 
@@ -54,3 +58,16 @@ class LazyCommands(MutableMapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._made) + len(self._lazy)
+
+
+def only(app: typer.Typer, command: str) -> typer.Typer:
+    """`app` with its command `command` alone: typer makes every command of a group it is
+    given, each from its function's signature."""
+    one = copy.copy(app)
+    one.registered_commands = [
+        info
+        for info in app.registered_commands
+        if info.callback is not None
+        and (info.name or typer.main.get_command_name(info.callback.__name__)) == command
+    ]
+    return one

@@ -7,12 +7,14 @@ import json
 import sys
 import uuid
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hunkmetrics.csvfiles import csv_writer, write_row
 
 from ..jsonrows import JsonRows
-from ..metrics.divergence import PairRows
+
+if TYPE_CHECKING:
+    from ..metrics.divergence import PairRows
 
 
 def write_text(text: str) -> None:
@@ -35,11 +37,15 @@ def write_json(document: dict[str, Any]) -> None:
     mark = uuid.uuid4().hex
 
     def default(node: Any) -> Any:
-        if isinstance(node, PairRows | JsonRows):
-            token = f"\x00pairs{mark}{len(streams)}\x00"
-            streams[json.dumps(token, ensure_ascii=False)] = node
-            return token
-        raise TypeError(f"Object of type {type(node).__name__} is not JSON serializable")
+        if not isinstance(node, JsonRows):
+            # A document holds PairRows only when divergence.py made it: never a new import.
+            from ..metrics.divergence import PairRows
+
+            if not isinstance(node, PairRows):
+                raise TypeError(f"Object of type {type(node).__name__} is not JSON serializable")
+        token = f"\x00pairs{mark}{len(streams)}\x00"
+        streams[json.dumps(token, ensure_ascii=False)] = node
+        return token
 
     encoder = json.JSONEncoder(indent=2, ensure_ascii=False, default=default)
     pending: list[str] = []

@@ -1,8 +1,8 @@
 """The `hunkmetrics` application: the root options and every command module's commands.
 
-The patch commands (cli/commands.py) are built at once; the dataset, report and MCP
-commands and the `agents` group only when asked for (running one of them, or the root's
-help), so that `hunkmetrics hunks` imports none of their modules."""
+Each command is made only when asked for (running it, or the root's help), so that
+`hunkmetrics hunks` imports no other command's modules and typer reads no other
+command's signature."""
 
 from __future__ import annotations
 
@@ -12,14 +12,17 @@ from typing import Annotated, Any
 import typer
 
 from ..version import __version__
-from . import commands
-from .common import BareFlagsGroup, include
+from .common import BareFlagsGroup
 from .lazy import LazyCommands
 
 # Commands made on first use (cli/lazy.py), in the order help lists them: name -> module
 # (its `app` is the group) or module:command.
-LAZY_GROUPS = MappingProxyType(
+LAZY_COMMANDS = MappingProxyType(
     {
+        **{
+            name: f"{__package__}.commands:{name}"
+            for name in ("hunks", "divergence", "proximity", "localization", "characterize")
+        },
         "batch": f"{__package__}.batch_commands:batch",
         "export": f"{__package__}.batch_commands:export",
         "mine": f"{__package__}.mine_commands:mine",
@@ -31,12 +34,12 @@ LAZY_GROUPS = MappingProxyType(
 
 
 class RootGroup(BareFlagsGroup):
-    """The root command group: BareFlagsGroup, with LAZY_GROUPS after the other
-    commands, each made when first needed."""
+    """The root command group: BareFlagsGroup, whose commands (LAZY_COMMANDS) are each
+    made when first needed."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.commands = LazyCommands(self.commands, LAZY_GROUPS)
+        self.commands = LazyCommands(self.commands, LAZY_COMMANDS)
 
 
 EXIT_CODES = """Exit codes: 0 success; 2 bad input or usage (one line on stderr); 1 internal
@@ -78,6 +81,3 @@ def root(
     ] = False,
 ) -> None:
     ctx.obj = {"debug": debug}
-
-
-include(app, commands.app)

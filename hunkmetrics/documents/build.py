@@ -6,16 +6,13 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..jsonshape import JSON
 from ..lang.hunk_kind import HUNK_KINDS, HunkKind
 from ..lang.languages import rules_for_path
 from ..lang.locate import LocatedHunk
 from ..lang.selection import DEFAULT_SELECTION, PathSelection
-from ..metrics.divergence import DivergenceResult
-from ..metrics.localization import LocalizationResult
-from ..metrics.proximity import ProximityResult
 from ..patch.model import Patch
 from ..sources.resolve import Sources
 from ..version import __version__
@@ -28,6 +25,11 @@ from .shapes import (
     HUNK,
     KIND_COUNTS,
 )
+
+if TYPE_CHECKING:
+    from ..metrics.divergence import DivergenceResult
+    from ..metrics.localization import LocalizationResult
+    from ..metrics.proximity import ProximityResult
 
 TOOL = {"name": "hunkmetrics", "version": __version__}
 

@@ -1,6 +1,7 @@
 """The shapes of every document: keys in the order they are written, and the JSON
 Schema derived from them (`schema(name)`). The metric objects' shapes (DIVERGENCE,
-PROXIMITY, LOCALIZATION) sit beside their results in hunkmetrics/metrics/."""
+PROXIMITY, LOCALIZATION) sit beside their results in hunkmetrics/metrics/ (DIVERGENCE in
+divergence_shape.py, apart from its numpy computation)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from ..jsonshape import (
 from ..lang.evidence import EVIDENCE_PATTERN
 from ..lang.hunk_kind import HUNK_KINDS
 from ..metrics.birch_artifacts import ARTIFACT_NAMES
-from ..metrics.divergence import DIVERGENCE
+from ..metrics.divergence_shape import DIVERGENCE
 from ..metrics.localization import LOCALIZATION
 from ..metrics.profiles import PROFILE_NAMES
 from ..metrics.proximity import PROXIMITY

@@ -5,19 +5,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import tree_sitter as ts
 
 from ..patch.model import Hunk
 from .hooks.base import Placement
 from .incremental import Header, header_edits, headers, reversed_headers
-from .javaparser_diameter import BirchTree
 from .languages import Language
 from .names import clean_type, join, text
 from .parse_guard import parse
 from .paths import directory_package
 from .windows import DECORATED, declared_package, scope_captures
+
+if TYPE_CHECKING:
+    from .javaparser_diameter import BirchTree
 
 __all__ = [
     "FileIndex",

@@ -11,18 +11,24 @@
    included (files absent from the post-image, which S, F and the hunk count leave out),
    and its rows read by position: row (i, j) of the n counted hunks carries L of the i-th
    and j-th hunks of the full list (Closure_169, Codec_13, Jsoup_71).
+
+The command line reads the options (PublishedArtifacts, ARTIFACT_NAMES) for every
+command; numpy is imported only where the pair matrices are rearranged.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import ArgumentError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    BoolMatrix: TypeAlias = npt.NDArray[np.bool_]
 
 _HASHMAP_CAPACITY = 16
 _LOAD_FACTOR = 0.75
@@ -86,6 +92,8 @@ def remap(matrix: npt.NDArray[np.float64], order: Sequence[int]) -> npt.NDArray[
     """A pair matrix over patch positions re-indexed by study position: entry (i, j) of
     the result is entry (order[i], order[j]) of `matrix`. The published row (i, j) holds
     L of patch pair (i, j) but S and F of `remap`'s (i, j)."""
+    import numpy as np
+
     index = np.asarray(order, dtype=np.int64)
     return matrix[np.ix_(index, index)]
 
@@ -93,8 +101,6 @@ def remap(matrix: npt.NDArray[np.float64], order: Sequence[int]) -> npt.NDArray[
 KEY_ORDER = "key-order"
 LEXICAL_HUNKS = "lexical-hunks"
 ARTIFACT_NAMES = (KEY_ORDER, LEXICAL_HUNKS)  # those that need no input (--published-artifacts)
-
-BoolMatrix = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -153,6 +159,8 @@ class PublishedArtifacts:
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], BoolMatrix]:
         """S, F and the same-file mask (pair matrices over the counted hunks, whose files
         are `paths`, in patch order) as the published rows carry them."""
+        import numpy as np
+
         if self.file_order is not None:
             order = study_order(paths, self.file_order)
             index = np.asarray(order, dtype=np.int64)

@@ -10,41 +10,16 @@ from typing import Any, Protocol, overload
 import numpy as np
 
 from ..errors import ArgumentError
-from ..jsonshape import COUNT, COUNTS, UNIT, Array, Nullable, Obj, enum
 from ..lang.index import ParseCache
 from ..patch.model import FileDiff, Hunk, Patch
 from ..sources.resolve import Sources
 from .birch_artifacts import PublishedArtifacts
+from .divergence_shape import DIVERGENCE, MEANS, PAIR_KEYS
 from .filelevel import FileDistanceTable
 from .pairsum import PairwiseSum, PairwiseTree
-from .profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT, PROFILE_NAMES, PairInputs, Profile
+from .profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT, PairInputs, Profile
 from .profiles import profile as get_profile
 from .profiles.base import DenseTable, PairTable, as_table
-
-PAIR = Obj(
-    {
-        "i": COUNT,
-        "j": COUNT,
-        "lexical": UNIT,
-        "structural": UNIT,
-        "file": UNIT,
-        "gamma": UNIT,
-        "value": UNIT,
-    }
-)
-PAIR_KEYS = PAIR.keys
-MEANS = Obj({"lexical": Nullable(UNIT), "structural": Nullable(UNIT), "file": Nullable(UNIT)})
-DIVERGENCE = Obj(
-    {
-        "profile": enum(*PROFILE_NAMES),
-        "value": UNIT,
-        "means": MEANS,
-        "distributed_weight": UNIT,
-        "excluded_hunks": COUNTS,
-        "pairs": Array(PAIR),
-    }
-)
-"""The `divergence` object of the divergence/v1 and characterize/v1 documents."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -142,7 +142,8 @@ class _LeafSums:
         if last > self.done:
             ids = np.arange(self.done, last)
             local = starts[ids] - base
-            for size in np.unique(sizes[ids]).tolist():
+            # sorted(set()), not np.unique: its first call imports numpy.ma (8 ms)
+            for size in sorted(set(sizes[ids].tolist())):
                 chosen = sizes[ids] == size
                 self.sums[ids[chosen]] = leaf_sums(data, local[chosen], int(size))
             self.done = last

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ..errors import SourceError
@@ -95,18 +96,19 @@ def apply_file(pre: bytes, file_diff: FileDiff) -> bytes:
     return b"".join(out)
 
 
+_NEWLINE = re.compile(b"\n")
+
+
 class _ByteLines:
     """The lines of a text as `split_lines` cuts them, by their offsets in the bytes."""
 
     def __init__(self, data: bytes) -> None:
-        import numpy as np  # here, not at the top: MAPLE's server imports sources without it
-
         self.data = data
-        newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
         # where each line starts, then where the text ends (after a last line without
-        # a newline, that line's end)
-        self.starts: list[int] = [0, *(newlines + 1).tolist()]
-        self.count = len(newlines)
+        # a newline, that line's end); a regular expression finds the newlines about as
+        # fast as numpy, which would cost a command 75 ms to import
+        self.starts: list[int] = [0, *(m.end() for m in _NEWLINE.finditer(data))]
+        self.count = len(self.starts) - 1
         if data and not data.endswith(b"\n"):
             self.starts.append(len(data))
             self.count += 1

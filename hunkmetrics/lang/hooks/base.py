@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import tree_sitter as ts
 
 from ..evidence import Basis
-from ..javaparser_diameter import BirchTree
 from ..names import SPACE_RE, text
 from ..paths import directory_package
+
+if TYPE_CHECKING:
+    from ..javaparser_diameter import BirchTree
 
 
 class TreeReader(Protocol):

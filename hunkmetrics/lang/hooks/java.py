@@ -6,13 +6,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 import tree_sitter as ts
 
-from ..javaparser_diameter import BirchTree, birch_tree
 from ..names import SPACE_RE, clean_type, drop_generics, text
 from ..paths import dotted_directory
 from .base import DiffPackage, FragmentHeader, Hooks
+
+if TYPE_CHECKING:
+    from ..javaparser_diameter import BirchTree
 
 _TYPE_RE = re.compile(r"\b(class|interface|enum|record|@interface)\s+([A-Za-z_$][\w$]*)")
 _PACKAGE_RE = re.compile(r"^\s*package\s+([\w.]+)\s*;")
@@ -79,6 +82,9 @@ class JavaHooks(Hooks):
         parse: Callable[[bytes], ts.Tree],
         near: Sequence[tuple[int, int]] | None = None,
     ) -> BirchTree:
+        # the birch profile's tree only: locating hunks never loads the reshaping
+        from ..javaparser_diameter import birch_tree
+
         return birch_tree(data, parse, near)  # JavaParser's node shape, as the study measured
 
 

@@ -1,4 +1,7 @@
-"""The metric profiles, one module each, and the registry: `profile("birch")`."""
+"""The metric profiles, one module each, and the registry: `profile("birch")`.
+
+Every command reads the registry (names, rules, help), so it imports no numpy: a
+profile's pair components import their implementations when they are called."""
 
 from __future__ import annotations
 

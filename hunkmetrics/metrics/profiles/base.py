@@ -6,20 +6,20 @@ profile changes; metrics and clients ask it instead of comparing profile names."
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
-import numpy as np
-
-from ...lang.index import ParseCache
 from ...lang.paths import path_parts
 from ...patch.model import FileDiff, FileStatus, Hunk, Patch
 from ...shortlist import few
-from ...sources.resolve import Sources
-from ..features import FeatureSet, patch_features
-from ..filelevel import file_distance
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ...lang.index import ParseCache
+    from ...sources.resolve import Sources
+    from ..features import FeatureSet
 
 DISTRIBUTED_WEIGHT = 2.0  # the published g for hunks in different files
 PROXIMITY_CLASSES = ("Nucleus", "Cluster", "Orbit", "Sprawl", "Fragment")
@@ -43,6 +43,8 @@ class PairInputs:
 
     def features(self) -> FeatureSet:
         if self._features is None:
+            from ..features import patch_features
+
             self._features = patch_features(self.patch, self.hunks, self.sources, self.cache)
             self.warnings.extend(self._features.warnings)
         return self._features
@@ -70,12 +72,14 @@ class DenseTable:
 
 def as_table(component: PairTable | np.ndarray) -> PairTable:
     """A component's value as a PairTable (an n x n matrix is wrapped)."""
+    import numpy as np  # loaded by then: the components compute with it
+
     return DenseTable(component) if isinstance(component, np.ndarray) else component
 
 
 # A pair component: a PairTable (or an n×n matrix) over the counted hunks (only i < j is
 # read). It may append warnings to `inputs.warnings`.
-Component = Callable[[PairInputs], PairTable | np.ndarray]
+Component: TypeAlias = "Callable[[PairInputs], PairTable | np.ndarray]"
 
 
 def directory_package(path: str) -> tuple[str, ...]:
@@ -85,6 +89,8 @@ def directory_package(path: str) -> tuple[str, ...]:
 
 def median_half_cutoff(packages: Sequence[tuple[str, ...]]) -> int:
     """floor(median package depth / 2)."""
+    import statistics  # with fractions, decimal and random, 4 ms: only when a cutoff is due
+
     return math.floor(statistics.median(len(p) for p in packages) / 2) if packages else 0
 
 
@@ -146,6 +152,8 @@ class Profile:
 
     def file_distance(self, path_a: str, path_b: str) -> float:
         """F between two files under this profile's cap."""
+        from ..filelevel import file_distance
+
         return file_distance(path_a, path_b, capped=self.file_capped)
 
     def max_pair_distance(self, distributed_weight: float | None = None) -> float:

@@ -3,18 +3,20 @@ packages as directories, a cutoff from the hunks' own package depths, F capped a
 
 from __future__ import annotations
 
-from ..lexical import TokenDistanceTable
-from ..structural import BagDistanceTable
 from .base import PairInputs, PairTable, Profile, directory_package
 
 
 def token_edit_distance(inputs: PairInputs) -> PairTable:
     """L: normalized Levenshtein distance between the hunks' code-token sequences."""
+    from ..lexical import TokenDistanceTable
+
     return TokenDistanceTable([f.tokens for f in inputs.features().hunks])
 
 
 def edit_bag_distance(inputs: PairInputs) -> PairTable:
     """S: weighted Jaccard distance between the hunks' AST edit bags."""
+    from ..structural import BagDistanceTable
+
     feats = inputs.features().hunks
     return BagDistanceTable([f.bag for f in feats], [f.language for f in feats])
 
