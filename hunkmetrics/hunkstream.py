@@ -20,7 +20,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from itertools import chain
+from itertools import chain, pairwise
 from typing import Generic, TypeVar
 
 from .lang.directory_packages import DirectoryPackages
@@ -290,8 +290,8 @@ class HunkStream:
 
 
 def _repeated(values: array[int]) -> frozenset[int]:
-    """The values that occur more than once (sorted as 8-byte integers, not as objects)."""
-    import numpy as np
-
-    ordered = np.sort(np.frombuffer(values, dtype=np.int64))
-    return frozenset(int(v) for v in ordered[1:][ordered[1:] == ordered[:-1]])
+    """The values that occur more than once. Sorted in Python (about 36 bytes a file for
+    the while: 20 MB for half a million files), as numpy would cost `hunks` 75 ms to
+    import on every small patch."""
+    ordered = sorted(values)
+    return frozenset(a for a, b in pairwise(ordered) if a == b)
