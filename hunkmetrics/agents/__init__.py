@@ -95,7 +95,12 @@ def read_trajectory(
     0-based, in file order, the same index as in `read_trajectories(path)`; without it
     such a file is an error that says how many there are.
     """
-    attempts = read_trajectories(path, format, profile, dedupe_usage=dedupe_usage)
+    return pick_row(path, read_trajectories(path, format, profile, dedupe_usage=dedupe_usage), row)
+
+
+def pick_row(path: str | Path, attempts: list[Attempt], row: int | None) -> Attempt:
+    """The attempt `row` of a file's attempts (`read_trajectory`'s rule: without a row,
+    the file must hold exactly one)."""
     count = len(attempts)
     if row is not None:
         if not 0 <= row < count:

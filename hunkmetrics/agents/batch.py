@@ -15,10 +15,12 @@ from hunkmetrics.agents.evaluate import (
     Settings,
     error_record,
     evaluate_run,
+    read_attempts,
     task_reference,
 )
+from hunkmetrics.agents.model import Attempt
 from hunkmetrics.agents.runs import Run, bug_key, read_runs
-from hunkmetrics.datasets.executors import crash_line, make_executor
+from hunkmetrics.datasets.executors import WorkerContext, crash_line, make_executor, uses_context
 from hunkmetrics.datasets.inputs import Defaults, open_input
 from hunkmetrics.datasets.lock import output_lock
 from hunkmetrics.datasets.records import JsonlWriter, encode_record
@@ -70,8 +72,17 @@ class Summary:
     crashed: int
 
 
-def _work(run: Run, reference: Reference | None, settings: Settings) -> dict[str, Any]:
-    return evaluate_run(run, reference, settings)
+@uses_context
+def _work(
+    run: Run, reference: Reference | None, settings: Settings, *, context: WorkerContext
+) -> dict[str, Any]:
+    def read(path: str, fmt: str | None, s: Settings) -> list[Attempt]:
+        # A file of many runs (an Inspect log, an OpenHands output.jsonl) is read once
+        # by this worker, not once a run; its runs come one after the other.
+        key = ("attempts", path, fmt, s.profile, s.dedupe_usage)
+        return context.kept(key, lambda: read_attempts(path, fmt, s))
+
+    return evaluate_run(run, reference, settings, read)
 
 
 def evaluate_runs(

@@ -8,13 +8,13 @@ with the developer's, and build its `hunkmetrics/attempt/v1` record (docs/agents
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from hunkmetrics.agents import classify, read_trajectory
+from hunkmetrics.agents import classify, pick_row, read_trajectories
 from hunkmetrics.agents.metrics import (
     HunkReach,
     HunkSite,
@@ -107,10 +107,26 @@ def error_record(run: Run, settings: Settings, message: str) -> dict[str, Any]:
     return {**_head(run, settings), "error": " ".join(message.split())}
 
 
-def evaluate_run(run: Run, reference: Reference | None, settings: Settings) -> dict[str, Any]:
-    """The run's attempt record; an error record (one line) when it cannot be read."""
+#: Every attempt of a trajectory file (path, format), read under the settings.
+AttemptsReader = Callable[[str, "str | None", "Settings"], list[Attempt]]
+
+
+def read_attempts(path: str, fmt: str | None, settings: Settings) -> list[Attempt]:
+    """Every attempt of a trajectory file, read as the settings say."""
+    return read_trajectories(path, fmt, settings.profile, dedupe_usage=settings.dedupe_usage)
+
+
+def evaluate_run(
+    run: Run,
+    reference: Reference | None,
+    settings: Settings,
+    read: AttemptsReader = read_attempts,
+) -> dict[str, Any]:
+    """The run's attempt record; an error record (one line) when it cannot be read.
+    `read` reads a trajectory file's attempts (a worker keeps those of a file that holds
+    many runs, an Inspect log, so that it is read once and not once a run)."""
     try:
-        return _evaluate(run, reference, settings)
+        return _evaluate(run, reference, settings, read)
     except (HunkmetricsError, OSError, ValueError) as exc:
         return error_record(run, settings, str(exc))
     except MemoryError:  # under --max-memory (or the machine's): this run's row says so
@@ -181,7 +197,7 @@ def _patch_text(run: Run, attempt: Attempt) -> tuple[bytes | None, str]:
     return None, "none"
 
 
-def _read_attempt(run: Run, settings: Settings) -> Attempt:
+def _read_attempt(run: Run, settings: Settings, read: AttemptsReader) -> Attempt:
     """The run's attempt, read from its trajectory; a run with none (`NO_TRAJECTORY`) is
     an attempt without steps, its calls, tokens and runtime unknown."""
     if run.format == NO_TRAJECTORY:
@@ -194,19 +210,15 @@ def _read_attempt(run: Run, settings: Settings) -> Attempt:
             profile=settings.profile,
             warnings=("no trajectory: tool calls, actions, tokens and runtime unknown",),
         )
-    return read_trajectory(
-        run.trajectory,
-        run.format,
-        settings.profile,
-        dedupe_usage=settings.dedupe_usage,
-        row=run.row,
-    )
+    return pick_row(run.trajectory, read(run.trajectory, run.format, settings), run.row)
 
 
-def _evaluate(run: Run, reference: Reference | None, settings: Settings) -> dict[str, Any]:
+def _evaluate(
+    run: Run, reference: Reference | None, settings: Settings, read: AttemptsReader
+) -> dict[str, Any]:
     if run.problem is not None:
         raise HunkmetricsError(run.problem)
-    attempt = _read_attempt(run, settings)
+    attempt = _read_attempt(run, settings, read)
     known = run.format != NO_TRAJECTORY  # the agent's steps are known
     semantic = attempt if attempt.profile == "semantic" else classify(attempt, "semantic")
     outcome = run_outcome(run) or attempt.outcome

@@ -27,6 +27,7 @@ other runs go on.
 from __future__ import annotations
 
 import csv
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -143,10 +144,11 @@ def harness_runs(path: Path, fmt: str) -> list[Run]:
         many = len(attempts) > 1
         found.extend((folder, row if many else None, a) for row, a in enumerate(attempts))
     bugs = [a.bug_id or a.session_id or f"attempt-{n}" for n, (_, _, a) in enumerate(found)]
+    tries = Counter(bugs)
     runs = []
     for n, ((folder, row, attempt), bug) in enumerate(zip(found, bugs, strict=True)):
         agent = attempt.agent + (f" ({attempt.model})" if attempt.model else "")
-        repeated = bugs.count(bug) > 1  # several trials of one task: each its own run
+        repeated = tries[bug] > 1  # several trials of one task: each its own run
         trial = (attempt.session_id or str(n)) if repeated else None
         runs.append(
             Run(agent=agent, bug=bug, trajectory=str(folder), format=fmt, row=row, trial=trial)

@@ -17,15 +17,17 @@ import signal
 import sys
 import threading
 import time
-from collections import deque
-from collections.abc import Callable, Collection, Sequence
+from collections import OrderedDict, deque
+from collections.abc import Callable, Collection, Hashable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from ..errors import HunkmetricsError, MemoryLimitError, out_of_memory_line, size_text
 from ..memory import limit_this_process
 from ..sources.git import CatFilePool
+
+T = TypeVar("T")
 
 DASK_CONNECT_TIMEOUT = 10.0  # seconds to reach the scheduler
 DASK_WORKER_TIMEOUT = 30.0  # seconds to wait for a first worker
@@ -149,9 +151,23 @@ class WorkerContext:
     loop and passed to each task function that asks for it (`uses_context`)."""
 
     MAX_REPOSITORIES = 2
+    KEPT = 2  # results kept for the tasks that follow (`kept`)
 
     def __init__(self) -> None:
         self.git = CatFilePool(self.MAX_REPOSITORIES)
+        self._kept: OrderedDict[Hashable, Any] = OrderedDict()
+
+    def kept(self, key: Hashable, make: Callable[[], T]) -> T:
+        """`make()`, made once while `key` is among this worker's `KEPT` latest keys:
+        what several tasks in a row share (the attempts of a file that holds many)."""
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return cast(T, self._kept[key])
+        value = make()
+        self._kept[key] = value
+        while len(self._kept) > self.KEPT:
+            self._kept.popitem(last=False)
+        return value
 
     def close(self) -> None:
         self.git.close()
