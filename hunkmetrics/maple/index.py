@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..errors import SourceError
+from ..inputfile import max_source_bytes
 from ..lang import FileIndex, build_index, default_languages
 from ..sources import blob_hash, git
+from ..sources.readers import WorktreeReader
 from .cache import Cached, IndexCache, default_cache_base, no_cyclic_gc, path_digest, tree_cache_dir
 from .codesearch import WordPostings, postings_sections
 from .lines import Lines
@@ -117,6 +119,7 @@ class _Worktree(_Tree):
     def __init__(self, root: Path) -> None:
         self.root = root
         self.description = f"working tree {root}"
+        self._files = WorktreeReader(root)
 
     def cache_key(self) -> str:
         """`worktree-<path digest>-<HEAD's tree id>` (`-nogit` outside git): a checkout of
@@ -171,12 +174,11 @@ class _Worktree(_Tree):
         return (st.st_mtime_ns, st.st_size)
 
     def read(self, path: str, blob: str | None) -> bytes | None:
-        full = self.root / path
-        if not contained(self.root, full):
-            return None
+        """The file's bytes as every source reader reads them (inside the tree, a regular
+        file, at most `HUNKMETRICS_MAX_SOURCE_BYTES`); None for what it refuses."""
         try:
-            return full.read_bytes()
-        except OSError:
+            return self._files.read(path)
+        except (SourceError, OSError):
             return None
 
 
@@ -213,7 +215,10 @@ class _Revision(_Tree):
         return found
 
     def read(self, path: str, blob: str | None) -> bytes | None:
-        found = self._objects.read(blob or f"{self.commit}:{path}")
+        try:  # a blob over the source cap is read past, never held, as by every reader
+            found = self._objects.read(blob or f"{self.commit}:{path}", max_source_bytes())
+        except git.ObjectTooLarge:
+            return None
         return found[1] if found is not None and found[0] == b"blob" else None
 
     def close(self) -> None:

@@ -183,3 +183,16 @@ def test_java_parameters_read_from_text(source: str, types: list[str]) -> None:
     from hunkmetrics.lang.hooks.java import text_parameters
 
     assert text_parameters(source) == types
+
+
+def test_a_source_file_over_the_cap_is_left_out_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # MAPLE reads the tree as every source reader does: a file over
+    # HUNKMETRICS_MAX_SOURCE_BYTES is not served (never read whole into the server)
+    big = "class Big {\n" + "    int f;\n" * 2_000 + "}\n"  # 22,013 bytes
+    monkeypatch.setenv("HUNKMETRICS_MAX_SOURCE_BYTES", "10000")
+    maple = maple_on(tmp_path, {"src/p/Big.java": big, "src/p/Small.java": "class Small {}\n"})
+    assert maple.find_class("Small").startswith("Found 1 match")
+    with pytest.raises(MapleError):
+        maple.find_class("Big")
