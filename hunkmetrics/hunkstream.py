@@ -24,11 +24,18 @@ from itertools import chain, pairwise
 from typing import Generic, TypeVar
 
 from .lang.directory_packages import DirectoryPackages
-from .lang.hunk_kind import HUNK_KINDS, HunkKind, hunk_kind
+from .lang.hunk_kind import (
+    COMMENT_ONLY,
+    HUNK_KINDS,
+    HunkKind,
+    comment_only_left_out,
+    hunk_kind,
+    no_code_hunk,
+)
 from .lang.index import ParseCache, RecentDict
 from .lang.languages import Languages, default_languages
 from .lang.locate import LocatedHunk, locate_file
-from .lang.selection import DEFAULT_SELECTION, PathSelection
+from .lang.selection import DEFAULT_SELECTION, NOTHING_SELECTED, PathSelection
 from .patch.model import FileDiff, Hunk
 from .patch.stream import StreamedPatch
 from .patch.text import patch_error, show
@@ -38,7 +45,6 @@ from .shortlist import Few
 # in the other pass): a few suffice, where a workspace keeps 8,192 (some 50 MB of trees).
 KEPT_FRAGMENTS = 64
 KEPT_ENTRIES = 10_000  # files left out, warnings: kept up to this many, else read again
-COMMENT_ONLY = "comment or whitespace only"  # the reason of a file ignore_comment_only empties
 _CODE = HUNK_KINDS.index("code")
 
 T = TypeVar("T")
@@ -170,20 +176,11 @@ class HunkStream:
         survey = self._result
         out = []
         if survey.any_reason and not survey.selected:
-            out.append(
-                "no file of the patch is counted: every file was left out by the path "
-                "selection (see the excluded files; all_files / --all-files counts them)"
-            )
+            out.append(NOTHING_SELECTED)
         if survey.dropped.count:
-            out.append(
-                f"hunks {survey.dropped} change only comments or whitespace: left out "
-                "(ignore_comment_only)"
-            )
+            out.append(comment_only_left_out(survey.dropped))
         if survey.count and not self.hunk_kinds["code"]:
-            out.append(
-                f"no hunk changes code: all {survey.count} change only comments or "
-                "whitespace (see each hunk's kind), so the metrics describe those edits"
-            )
+            out.append(no_code_hunk(survey.count))
         return out
 
     def _reason(self, file_diff: FileDiff) -> str | None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .documents import characterize_document
 from .errors import ArgumentError, PatchError, SourceError
-from .lang.hunk_kind import HunkKind, hunk_kind
+from .lang.hunk_kind import COMMENT_ONLY, HunkKind, comment_only_left_out, hunk_kind, no_code_hunk
 from .lang.index import ParseCache
 from .lang.locate import LocatedHunk, locate_patch
 from .lang.selection import DEFAULT_SELECTION, PathSelection, without_hunks
@@ -75,16 +75,10 @@ class Workspace:
         dropped = {i for i, kind in self.kinds().items() if kind != "code"}
         if not dropped:
             return
-        reasons = dict.fromkeys((f.path for f in self.patch.files), "comment or whitespace only")
-        listed = few(sorted(dropped))
+        reasons = dict.fromkeys((f.path for f in self.patch.files), COMMENT_ONLY)
         patch = without_hunks(self.patch, dropped, reasons)
         self.patch = replace(
-            patch,
-            warnings=patch.warnings
-            + (
-                f"hunks {listed} change only comments or whitespace: left out "
-                "(ignore_comment_only)",
-            ),
+            patch, warnings=(*patch.warnings, comment_only_left_out(few(sorted(dropped))))
         )
         self._kinds = None
 
@@ -198,10 +192,7 @@ class Workspace:
         extra = list(self.sources.warnings) if self.sources is not None else []
         kinds = self.kinds()
         if kinds and "code" not in kinds.values():
-            extra.append(
-                f"no hunk changes code: all {len(kinds)} change only comments or "
-                "whitespace (see each hunk's kind), so the metrics describe those edits"
-            )
+            extra.append(no_code_hunk(len(kinds)))
         return list(self.patch.warnings) + extra
 
     def close(self) -> None:

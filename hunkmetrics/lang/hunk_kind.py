@@ -24,6 +24,23 @@ HunkKind = Literal["code", "comment", "whitespace"]
 HUNK_KINDS: tuple[HunkKind, ...] = ("code", "comment", "whitespace")
 
 
+#: Why ignore_comment_only empties a file: its hunks change no code.
+COMMENT_ONLY = "comment or whitespace only"
+
+
+def comment_only_left_out(listed: object) -> str:
+    """The warning for the hunks ignore_comment_only leaves out (`listed`: as `few`)."""
+    return f"hunks {listed} change only comments or whitespace: left out (ignore_comment_only)"
+
+
+def no_code_hunk(count: int) -> str:
+    """The warning for a patch none of whose `count` hunks changes code."""
+    return (
+        f"no hunk changes code: all {count} change only comments or whitespace (see each "
+        "hunk's kind), so the metrics describe those edits"
+    )
+
+
 def _squash(lines: list[str]) -> str:
     return "".join("".join(lines).split())
 

@@ -28,6 +28,13 @@ GENERIC_TEST_PATTERNS = ("*/test/*", "*/tests/*", "test/*", "tests/*")
 EXCLUDE_TESTS_DEFAULT = True
 
 
+#: The warning when the path selection leaves out every file of a patch.
+NOTHING_SELECTED = (
+    "no file of the patch is counted: every file was left out by the path selection "
+    "(see the excluded files; all_files / --all-files counts them)"
+)
+
+
 def is_test_file(path: str, languages: Languages | None = None) -> bool:
     """A test file by its language's patterns (lang/rules/*.toml, key `tests`), or by
     the generic test directories when no language covers it."""
@@ -99,11 +106,7 @@ class PathSelection:
         if not chosen.hunks:
             chosen = replace(
                 chosen,
-                warnings=chosen.warnings
-                + (
-                    "no file of the patch is counted: every file was left out by the path "
-                    "selection (see the excluded files; all_files / --all-files counts them)",
-                ),
+                warnings=chosen.warnings + (NOTHING_SELECTED,),
             )
         return chosen
 
