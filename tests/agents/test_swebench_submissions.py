@@ -97,6 +97,8 @@ def test_a_multi_swe_bench_submission_folder(tmp_path: Path) -> None:
     assert outcome["resolved"] is False
     assert outcome["failing_tests"] == ["dubbo-common:org.apache.dubbo.common.utils.PojoUtilsTest"]
     assert "run_instance.log" in outcome["source"]
+    # Eq. 6: 1 failing before, 1 after: RR 0; not repaired (a test still fails)
+    assert (dubbo["regression_reduction"], dubbo["repaired"]) == (0, False)
 
 
 def test_a_mini_swe_agent_submission_folder(tmp_path: Path) -> None:
@@ -133,6 +135,9 @@ def test_a_mini_swe_agent_submission_folder(tmp_path: Path) -> None:
         0,
     )
     assert outcome["resolved"] is True
+    # Eq. 6: 1 failing before, 0 after: RR 1; Eq. 5: a non-empty patch, compiled, no
+    # failing test after it: repaired
+    assert (django["regression_reduction"], django["repaired"]) == (1, True)
     assert django["patch"]["touches"]["source"] == [
         "django/core/mail/message.py",
         "django/core/mail/utils.py",
@@ -260,3 +265,20 @@ def test_a_submission_whose_rows_name_two_models_is_still_one_submission(tmp_pat
     ]
     assert [a.endswith("-test") for a in agents].count(True) == 1
     assert [line["outcome"]["resolved"] for line in got.values()].count(True) == 1
+
+
+def test_the_one_command_summary_of_a_submission(tmp_path: Path) -> None:
+    import sys
+
+    folder = _export(*MULTI, ["."], tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "hunkmetrics", "agents", "summary", str(folder), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    (row,) = json.loads(done.stdout)["tables"]["table2"]["rows"]
+    # results/results.json: 91 submitted, 9 resolved, 1 error (unknown): 9 of the 90
+    # instances whose outcome is known are repaired
+    assert (row["bugs"], row["repaired"]) == (91, 9)
+    assert row["repaired_rate"] == pytest.approx(9 / 90)
