@@ -113,6 +113,21 @@ def snapshot_hunkmetrics(work: Path, copy: bool = True) -> dict[str, Any]:
     }
 
 
+def code_to_measure(code: Path | None, work: Path) -> tuple[str, dict[str, Any]]:
+    """Where the children import hunkmetrics from, and what that code is: `code` (another
+    checkout) as given, else a snapshot of this one copied under `work`."""
+    if code is not None:
+        return str(code.resolve()), {"source": str(code), "snapshot": False}
+    return str(work / "snapshot"), snapshot_hunkmetrics(work)
+
+
+def print_machine() -> dict[str, Any]:
+    """The machine (`machine()`), said in one line first."""
+    about = machine()
+    print(f"machine: {about['cpu_model']}, {about['cpu_count']} cores, {about['memory_gib']} GiB")
+    return about
+
+
 def compact_json(document: dict[str, Any]) -> str:
     """Two levels of keys on their own lines, anything deeper on one line: a result file
     that stays short and diffs well."""

@@ -34,7 +34,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _common import WORDS, compact_json, machine, snapshot_hunkmetrics  # noqa: E402
+from _common import WORDS, code_to_measure, compact_json, print_machine  # noqa: E402
 
 PROFILES = ("default", "birch")
 TYPES = ["String", "Object", "Integer", "Class<?>", "Map<String, Object>", "List<String>"]
@@ -174,15 +174,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", type=Path, default=HERE / "results" / "10k_hunks.json")
     args = parser.parse_args(argv)
-    about = machine()
-    print(f"machine: {about['cpu_model']}, {about['cpu_count']} cores, {about['memory_gib']} GiB")
+    about = print_machine()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        if args.code is not None:
-            code, measured = str(args.code.resolve()), {"source": str(args.code), "snapshot": False}
-        else:
-            measured = snapshot_hunkmetrics(work)
-            code = str(work / "snapshot")
+        code, measured = code_to_measure(args.code, work)
         repo = work / "repo"
         parent, commit = build_repo(repo, args.files)
         diff = work / "switch.diff"

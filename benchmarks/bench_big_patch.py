@@ -38,7 +38,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _common import compact_json, machine, snapshot_hunkmetrics  # noqa: E402
+from _common import code_to_measure, compact_json, print_machine  # noqa: E402
 from bench_divergence import synthetic_patch  # noqa: E402
 
 SIZES = (500, 1000, 2000, 4000)
@@ -156,18 +156,13 @@ def measure_big(code: str, diff: Path, command: str, limit: int, timeout: float)
 
 
 def main_big(args: argparse.Namespace) -> int:
-    about = machine()
-    print(f"machine: {about['cpu_model']}, {about['cpu_count']} cores, {about['memory_gib']} GiB")
+    about = print_machine()
     limit = int(args.limit_gib * 2**30)
     commands = ["parse", *args.commands]
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        if args.code is not None:
-            code, measured = str(args.code.resolve()), {"source": str(args.code), "snapshot": False}
-        else:
-            measured = snapshot_hunkmetrics(work)
-            code = str(work / "snapshot")
+        code, measured = code_to_measure(args.code, work)
         # The interpreter, its imports and fixed caches: each command on a tiny diff.
         tiny = work / "tiny.diff"
         big_diff(tiny, BASELINE_MB)
@@ -229,15 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         args.out = HERE / "results" / "big_patch.json"
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        if args.code is not None:
-            code, measured = str(args.code.resolve()), {"source": str(args.code), "snapshot": False}
-        else:
-            measured = snapshot_hunkmetrics(work)
-            code = str(work / "snapshot")
-        about = machine()
-        print(
-            f"machine: {about['cpu_model']}, {about['cpu_count']} cores, {about['memory_gib']} GiB"
-        )
+        code, measured = code_to_measure(args.code, work)
+        about = print_machine()
         runs = []
         for hunks in args.hunks:
             patch = work / f"synthetic_{hunks}.diff"

@@ -25,7 +25,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _common import compact_json, machine, snapshot_hunkmetrics  # noqa: E402
+from _common import code_to_measure, compact_json, print_machine  # noqa: E402
 from bench_10k_hunks import run_measured  # noqa: E402
 
 COMMIT = "bc5d771a0639c6e47eda2b610c221a4515384abb"
@@ -44,16 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     repo = args.repo
     if subprocess.run(["git", "--git-dir", str(repo), "cat-file", "-e", COMMIT]).returncode:
         raise SystemExit(f"{repo}: no commit {COMMIT[:10]} (fetch spring-framework first)")
-    about = machine()
-    print(f"machine: {about['cpu_model']}, {about['cpu_count']} cores, {about['memory_gib']} GiB")
+    about = print_machine()
     limit = int(args.limit_gib * 2**30)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        if args.code is not None:
-            code, measured = str(args.code.resolve()), {"source": str(args.code), "snapshot": False}
-        else:
-            measured = snapshot_hunkmetrics(work)
-            code = str(work / "snapshot")
+        code, measured = code_to_measure(args.code, work)
         diff = work / "jspecify.diff"
         diff.write_bytes(
             subprocess.run(
