@@ -61,6 +61,8 @@ PAIR_MATHS = (
     "hunkmetrics.metrics.pairsum",
     "hunkmetrics.metrics.structural",
 )
+# numpy and what computes pairs with it: a small patch's pairs are computed without them.
+NUMPY = ("numpy", "hunkmetrics.metrics.pairsum", "hunkmetrics.metrics.lexical")
 # numpy's masked arrays, which nothing here uses (numpy 2.4's np.unique imports them on its
 # first plain call: 8 ms).
 MASKED = ("numpy.ma",)
@@ -106,20 +108,26 @@ CASES = {
         PATCH_COMMAND + PAIR_MATHS + TABLES,
         ("hunkmetrics.metrics.proximity",),
     ),
+    # three hunks: three pairs, computed one by one in plain Python (up to SMALL_PAIRS)
     "divergence json": (
         ["divergence", PATCH, "--format", "json"],
-        PATCH_COMMAND + TABLES + MASKED,
-        ("numpy", "rapidfuzz"),  # three hunks: three pairs to compute
+        PATCH_COMMAND + TABLES + NUMPY,
+        ("rapidfuzz", "hunkmetrics.metrics.token_edit", "hunkmetrics.metrics.structural"),
     ),
     "characterize json": (
         ["characterize", PATCH, "--format", "json"],
-        PATCH_COMMAND + TABLES + MASKED,
-        ("numpy", "rapidfuzz"),
+        PATCH_COMMAND + TABLES + NUMPY,
+        ("rapidfuzz", "hunkmetrics.metrics.divergence"),
     ),
     "characterize table": (
         ["characterize", PATCH],
-        PATCH_COMMAND + MASKED,
-        ("numpy", "rich"),
+        PATCH_COMMAND + NUMPY,
+        ("rapidfuzz", "rich"),
+    ),
+    "divergence table with a source tree": (
+        ["divergence", PATCH, "--repo", PROJECT],
+        PATCH_COMMAND + NUMPY,
+        ("rapidfuzz", "rich", "tree_sitter_java"),
     ),
     "divergence birch with a source tree": (
         ["divergence", PATCH, "--profile", "birch", "--repo", PROJECT, "--format", "json"],
@@ -186,3 +194,21 @@ def test_a_command_imports_only_what_it_needs(case: str, tmp_path: Path) -> None
     assert among(loaded, unneeded) == []
     # the case did run what it is about (else the absences above would prove nothing)
     assert among(loaded, needed) == sorted(needed)
+
+
+def test_a_patch_of_many_hunks_computes_its_pairs_with_numpy(tmp_path: Path) -> None:
+    """Past SMALL_PAIRS_WITHOUT_NUMPY (2,016 pairs: 64 hunks) the pairs are numpy's blocks, so the
+    plain-Python path above is the small patches' only (65 hunks: 2,080 pairs)."""
+    from hunkmetrics.metrics.divergence import SMALL_PAIRS_WITHOUT_NUMPY as SMALL_PAIRS
+
+    hunks = 65
+    assert hunks * (hunks - 1) // 2 > SMALL_PAIRS >= 64 * 63 // 2
+    diff = ["diff --git a/src/p/A.java b/src/p/A.java", "--- a/src/p/A.java", "+++ b/src/p/A.java"]
+    for k in range(hunks):
+        line = 10 * k + 1
+        diff += [f"@@ -{line},1 +{line},1 @@", f"-int a{k} = {k};", f"+int b{k} = {k + 1};"]
+    patch = tmp_path / "many.diff"
+    patch.write_text("\n".join(diff) + "\n", encoding="utf-8")
+    loaded = loaded_by(["divergence", str(patch), "--format", "json"], tmp_path)
+    assert among(loaded, NUMPY) == sorted(NUMPY[:2])  # not lexical.py: that is BLEU's
+    assert among(loaded, MASKED) == []

@@ -231,11 +231,16 @@ def test_both_profiles_give_the_same_result_however_the_blocks_fall(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The whole pipeline (features, tables, reduction) with one-row blocks, pairs read
-    again from the tables, and with one block, pairs kept: identical, pair for pair."""
+    again from the tables, and with one block, pairs kept (default: pair by pair in
+    plain Python, as for a small patch): identical, pair for pair."""
     from hunkmetrics.metrics import divergence as module
 
     patch = parse_patch(synthetic_patch(60))
-    whole = compute_divergence(patch, profile=name)
+    with monkeypatch.context() as plain:
+        plain.setattr(module, "SMALL_PAIRS", 60 * 59 // 2)
+        whole = compute_divergence(patch, profile=name)
+    assert isinstance(whole.source, module.ListedPairs if name == "default" else module.StoredPairs)
+    monkeypatch.setattr(module, "SMALL_PAIRS", 0)  # numpy's blocks whatever the size
     monkeypatch.setattr(module, "BLOCK_CELLS", 1)
     monkeypatch.setattr(module, "KEEP_PAIRS", 0)  # pairs computed again when read
     small = compute_divergence(patch, profile=name)

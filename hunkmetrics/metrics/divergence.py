@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, overload
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from ..errors import ArgumentError
 from ..lang.index import ParseCache
@@ -16,10 +15,13 @@ from ..sources.resolve import Sources
 from .birch_artifacts import PublishedArtifacts
 from .divergence_shape import DIVERGENCE, MEANS, PAIR_KEYS
 from .filelevel import FileDistanceTable
-from .pairsum import PairwiseSum, PairwiseTree
+from .plainsum import numpy_sum
 from .profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT, PairInputs, Profile
 from .profiles import profile as get_profile
-from .profiles.base import DenseTable, PairTable, as_table
+from .profiles.base import DenseTable, PairTable, PairValues, as_table
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +55,23 @@ _ARRAYS = ("pair_i", "pair_j", "lexical", "structural", "file", "gamma", "pair_v
 
 
 class PairSource(Protocol):
-    """Where a result's pairs come from: `count` of them, in blocks, in order."""
+    """Where a result's pairs come from: `count` of them, in blocks (numpy vectors) or
+    as plain lists (`columns`, at most `chunk` pairs at a time, in `_ARRAYS` order), in
+    order."""
 
     @property
     def count(self) -> int: ...
 
     def blocks(self) -> Iterator[PairBlock]: ...
+
+    def columns(self, chunk: int) -> Iterator[list[list[Any]]]: ...
+
+
+def _block_columns(blocks: Iterator[PairBlock], chunk: int) -> Iterator[list[list[Any]]]:
+    """The blocks' vectors as lists, at most `chunk` pairs at a time."""
+    for block in blocks:
+        for start in range(0, len(block), chunk):
+            yield [getattr(block, name)[start : start + chunk].tolist() for name in _ARRAYS]
 
 
 @dataclass(frozen=True)
@@ -74,6 +87,36 @@ class StoredPairs:
     def blocks(self) -> Iterator[PairBlock]:
         if len(self.block):
             yield self.block
+
+    def columns(self, chunk: int) -> Iterator[list[list[Any]]]:
+        return _block_columns(self.blocks(), chunk)
+
+
+@dataclass(frozen=True)
+class ListedPairs:
+    """The pairs as plain lists, in `_ARRAYS` order (a small patch, computed without
+    numpy); `blocks()` makes numpy vectors of them when asked."""
+
+    lists: tuple[list[Any], ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.lists[0])
+
+    def blocks(self) -> Iterator[PairBlock]:
+        import numpy as np
+
+        if self.count:
+            pair_i, pair_j, *values = self.lists
+            yield PairBlock(
+                np.array(pair_i, dtype=np.int64),
+                np.array(pair_j, dtype=np.int64),
+                *(np.array(v, dtype=np.float64) for v in values),
+            )
+
+    def columns(self, chunk: int) -> Iterator[list[list[Any]]]:
+        for start in range(0, self.count, chunk):
+            yield [values[start : start + chunk] for values in self.lists]
 
 
 @dataclass(frozen=True)
@@ -92,6 +135,13 @@ BLOCK_CELLS = 1 << 20
 #: The published artifacts rearrange whole n x n matrices: only for patches up to this
 #: many hunks (the study's patches have a few dozen; 2,000 makes 32 MB matrices).
 ARTIFACTS_MAX_HUNKS = 2000
+#: Div(P) is computed pair by pair in plain Python where the profile's components can
+#: (`PairValues`): the same floats, without numpy. Up to this many pairs that is as fast
+#: as numpy's blocks (measured: 24 hunks, 2 ms either way) ...
+SMALL_PAIRS = 276  # 24 hunks
+#: ... and up to this many while numpy is not imported yet: importing it takes about as
+#: long (80 ms) as 2,000 pairs in Python, and is most of a small patch's start-up.
+SMALL_PAIRS_WITHOUT_NUMPY = 2016  # 64 hunks
 #: Up to this many pairs a result keeps its pairs; beyond, they are computed again from
 #: the per-hunk inputs each time they are read (streamed, block by block).
 KEEP_PAIRS = 1 << 20
@@ -114,7 +164,12 @@ class ComputedPairs:
         n = len(self.indices)
         return n * (n - 1) // 2
 
+    def columns(self, chunk: int) -> Iterator[list[list[Any]]]:
+        return _block_columns(self.blocks(), chunk)
+
     def blocks(self) -> Iterator[PairBlock]:
+        import numpy as np
+
         n, indices = len(self.indices), self.indices
         start = 0
         while start < n - 1:
@@ -140,8 +195,9 @@ class ComputedPairs:
             start = stop
 
 
-def _concatenated(source: PairSource) -> PairBlock:
-    blocks = list(source.blocks())
+def _concatenated(blocks: list[PairBlock]) -> PairBlock:
+    import numpy as np
+
     if len(blocks) == 1:
         return blocks[0]
     empty = [np.zeros(0, dtype=np.int64)] * 2 + [np.zeros(0)] * 5
@@ -184,7 +240,7 @@ class DivergenceResult:
         return self.source.blocks()
 
     def _all(self) -> PairBlock:
-        return _concatenated(self.source)
+        return _concatenated(list(self.source.blocks()))
 
     pair_i = property(lambda self: self._all().pair_i)
     pair_j = property(lambda self: self._all().pair_j)
@@ -201,6 +257,8 @@ class DivergenceResult:
         for name in self.__dataclass_fields__:
             if name != "source" and getattr(self, name) != getattr(other, name):
                 return False
+        import numpy as np
+
         mine, theirs = self._all(), other._all()
         return all(
             np.array_equal(
@@ -212,8 +270,7 @@ class DivergenceResult:
     __hash__ = None  # type: ignore[assignment]
 
     def pairs(self) -> Iterator[PairScore]:
-        for block in self.blocks():
-            columns = [getattr(block, name).tolist() for name in _ARRAYS]
+        for columns in self.source.columns(PairRows.CHUNK):
             for i, j, lx, st, fl, g, v in zip(*columns, strict=True):
                 yield PairScore(i, j, lx, st, fl, g, v)
 
@@ -248,11 +305,7 @@ class PairRows(Sequence[dict[str, Any]]):
 
     def _chunks(self) -> Iterator[list[list[Any]]]:
         """The pairs' columns as lists, at most CHUNK pairs at a time."""
-        for block in self._result.blocks():
-            for start in range(0, len(block), self.CHUNK):
-                yield [
-                    getattr(block, name)[start : start + self.CHUNK].tolist() for name in _ARRAYS
-                ]
+        return self._result.source.columns(self.CHUNK)
 
     @overload
     def __getitem__(self, key: int) -> dict[str, Any]: ...
@@ -346,16 +399,25 @@ def compute_divergence(
         )
         file_matrix, same_file = files.rows(0, n)
         applied, file_matrix, same_file = artifacts.apply(
-            paths, np.array(structural.rows(0, n)), file_matrix, same_file
+            paths, structural.rows(0, n).copy(), file_matrix, same_file
         )
         structural, files = DenseTable(applied), FileMatrices(file_matrix, same_file)
-    indices = np.array([h.index for h, _ in hunks], dtype=np.int64)
-    computed = ComputedPairs(indices, lexical, structural, files, weight, BLOCK_CELLS)
-    score, means, source = _reduce(computed)
+    indices = [h.index for h, _ in hunks]
+    if (
+        _pair_by_pair_is_faster(n * (n - 1) // 2)
+        and isinstance(files, FileDistanceTable)
+        and isinstance(lexical, PairValues)
+        and isinstance(structural, PairValues)
+    ):
+        score, means, source = _pair_by_pair(indices, lexical, structural, files, weight)
+    else:
+        score, means, source = _reduce(
+            ComputedPairs(_vector(indices), lexical, structural, files, weight, BLOCK_CELLS)
+        )
     return DivergenceResult(
         profile=prof.name,
         value=math.log(n) * score if n >= 2 else 0.0,
-        hunk_indices=tuple(indices.tolist()),
+        hunk_indices=tuple(indices),
         means=means,
         source=source,
         distributed_weight=weight,
@@ -365,10 +427,68 @@ def compute_divergence(
     )
 
 
-def _reduce(computed: ComputedPairs) -> tuple[float, dict[str, float | None], PairSource]:
+def _pair_by_pair_is_faster(pairs: int) -> bool:
+    """Whether plain Python computes `pairs` pairs sooner than numpy would, counting the
+    cost of importing numpy when this process has not yet."""
+    most = SMALL_PAIRS if "numpy" in sys.modules else SMALL_PAIRS_WITHOUT_NUMPY
+    return pairs <= most
+
+
+def _vector(indices: list[int]) -> np.ndarray:
+    import numpy as np
+
+    return np.array(indices, dtype=np.int64)
+
+
+Means = dict[str, float | None]
+_NO_MEANS: Means = dict.fromkeys(("lexical", "structural", "file"))
+
+
+def _pair_by_pair(
+    indices: list[int],
+    lexical: PairValues,
+    structural: PairValues,
+    files: FileDistanceTable,
+    weight: float,
+) -> tuple[float, Means, PairSource]:
+    """`_reduce`'s results for a small patch, pair by pair in plain Python: the same
+    operations on the same floats (each component's `pair` gives the float of its rows;
+    `numpy_sum` is numpy's summation), so the same results, without importing numpy."""
+    g = float(weight)
+    lists: tuple[list[Any], ...] = ([], [], [], [], [], [], [])
+    pair_i, pair_j, lex_of, struct_of, file_of, gamma_of, value_of = lists
+    n = len(indices)
+    for a in range(n - 1):
+        for b in range(a + 1, n):
+            lex, struct = lexical.pair(a, b), structural.pair(a, b)
+            fil, same_file = files.pair(a, b)
+            gamma = 0.0 if same_file else g
+            pair_i.append(indices[a])
+            pair_j.append(indices[b])
+            lex_of.append(lex)
+            struct_of.append(struct)
+            file_of.append(fil)
+            gamma_of.append(gamma)
+            # as ComputedPairs.blocks: (gamma·F + S)·L / (1 + gamma), IEEE's + and ·
+            # commuting exactly
+            value_of.append(lex * (struct + gamma * fil) / (1.0 + gamma))
+    count = len(value_of)
+    if not count:
+        return 0.0, dict(_NO_MEANS), ListedPairs(lists)
+    means: Means = {
+        "lexical": numpy_sum(lex_of) / count,
+        "structural": numpy_sum(struct_of) / count,
+        "file": numpy_sum(file_of) / count,
+    }
+    return numpy_sum(value_of) / count, means, ListedPairs(lists)
+
+
+def _reduce(computed: ComputedPairs) -> tuple[float, Means, PairSource]:
     """The mean pair value and the components' means, block by block, as numpy's `mean`
     of the whole vectors gives them to the last bit (pairsum.py); and where the pairs
     are read from afterwards: kept when few, else computed again on demand."""
+    from .pairsum import PairwiseSum, PairwiseTree
+
     count = computed.count
     tree = PairwiseTree(count)
     names = ("pair_value", "lexical", "structural", "file")
@@ -381,27 +501,15 @@ def _reduce(computed: ComputedPairs) -> tuple[float, dict[str, float | None], Pa
         if keep:
             kept.append(block)
     if not count:
-        means: dict[str, float | None] = dict.fromkeys(("lexical", "structural", "file"))
+        means: Means = dict(_NO_MEANS)
         score = 0.0
     else:
         score = sums["pair_value"].value() / count
         means = {name: sums[name].value() / count for name in names[1:]}
     source: PairSource = computed
     if keep:
-        source = StoredPairs(_concatenated(_Blocks(kept)))
+        source = StoredPairs(_concatenated(kept))
     return score, means, source
-
-
-@dataclass(frozen=True)
-class _Blocks:
-    kept: list[PairBlock]
-
-    @property
-    def count(self) -> int:
-        return sum(len(b) for b in self.kept)
-
-    def blocks(self) -> Iterator[PairBlock]:
-        return iter(self.kept)
 
 
 __all__ = [

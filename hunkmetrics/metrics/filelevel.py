@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def file_distance(path_a: str, path_b: str, *, capped: bool = True) -> float:
@@ -28,26 +31,53 @@ class FileDistanceTable:
     """`file_distance` and same-file of pairs of hunks by blocks of rows, from each
     hunk's path: paths are numbered, their segments interned, and the leading segments
     two paths share counted with numpy (the same integer division and subtraction as
-    `file_distance`, so the same floats), never a matrix over all files."""
+    `file_distance`, so the same floats), never a matrix over all files. `pair` gives
+    one pair's in plain Python (`file_distance` itself)."""
 
     def __init__(self, paths: Sequence[str], *, capped: bool = True) -> None:
+        self.paths = list(paths)
+        self.capped = capped
+
+    def pair(self, i: int, j: int) -> tuple[float, bool]:
+        """F of hunks i and j, and whether they are in the same file."""
+        a, b = self.paths[i], self.paths[j]
+        return file_distance(a, b, capped=self.capped), a == b
+
+    @cached_property
+    def _numbered(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each hunk's path number; each path's interned segments (-1 past its end) and
+        segment count."""
+        import numpy as np
+
         positions: dict[str, int] = {}
-        self.ids = np.array([positions.setdefault(p, len(positions)) for p in paths], np.int64)
+        ids = np.array([positions.setdefault(p, len(positions)) for p in self.paths], np.int64)
         split = [p.split("/") for p in positions]
         words: dict[str, int] = {}
         depth = max((len(parts) for parts in split), default=0)
-        self.segments = np.full((len(split), depth), -1, dtype=np.int64)
-        self.lengths = np.array([len(parts) for parts in split], dtype=np.int64)
+        segments = np.full((len(split), depth), -1, dtype=np.int64)
+        lengths = np.array([len(parts) for parts in split], dtype=np.int64)
         flat = [words.setdefault(w, len(words)) for parts in split for w in parts]
-        rows = np.repeat(np.arange(len(split)), self.lengths)
-        columns = np.arange(len(flat)) - np.repeat(
-            np.cumsum(self.lengths) - self.lengths, self.lengths
-        )
-        self.segments[rows, columns] = flat
-        self.capped = capped
+        rows = np.repeat(np.arange(len(split)), lengths)
+        columns = np.arange(len(flat)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        segments[rows, columns] = flat
+        return ids, segments, lengths
+
+    @property
+    def ids(self) -> np.ndarray:
+        return self._numbered[0]
+
+    @property
+    def segments(self) -> np.ndarray:
+        return self._numbered[1]
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return self._numbered[2]
 
     def distances(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
         """F between the files numbered `rows` and those numbered `columns`."""
+        import numpy as np
+
         a, b = self.segments[rows][:, None, :], self.segments[columns][None, :, :]
         equal = (a == b) & (a >= 0)
         common = np.cumprod(equal, axis=2, dtype=np.int64).sum(axis=2)
@@ -60,6 +90,8 @@ class FileDistanceTable:
 
     def rows(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
         """F and same-file of hunks start..stop-1 against hunks start..n-1."""
+        import numpy as np
+
         row_ids, column_ids = self.ids[start:stop], self.ids[start:]
         row_unique, row_at = np.unique(row_ids, return_inverse=True)
         col_unique, col_at = np.unique(column_ids, return_inverse=True)

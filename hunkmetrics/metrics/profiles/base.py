@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
 
 from ...lang.paths import path_parts
 from ...patch.model import FileDiff, FileStatus, Hunk, Patch
@@ -50,6 +50,7 @@ class PairInputs:
         return self._features
 
 
+@runtime_checkable
 class PairTable(Protocol):
     """A pair component over n hunks, read by blocks of rows: `rows(start, stop)` is the
     (stop - start) x (n - start) matrix whose cell [r, c] is the component of hunks
@@ -57,6 +58,16 @@ class PairTable(Protocol):
     per-hunk (tokens, bags, n-grams, one file's tree distances), never n x n."""
 
     def rows(self, start: int, stop: int) -> np.ndarray: ...
+
+
+@runtime_checkable
+class PairValues(Protocol):
+    """A PairTable that also gives one pair's value in plain Python, the very float its
+    rows hold: a small patch's Div(P) is then computed without numpy (divergence.py)."""
+
+    def rows(self, start: int, stop: int) -> np.ndarray: ...
+
+    def pair(self, i: int, j: int) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -72,9 +83,7 @@ class DenseTable:
 
 def as_table(component: PairTable | np.ndarray) -> PairTable:
     """A component's value as a PairTable (an n x n matrix is wrapped)."""
-    import numpy as np  # loaded by then: the components compute with it
-
-    return DenseTable(component) if isinstance(component, np.ndarray) else component
+    return component if isinstance(component, PairTable) else DenseTable(component)
 
 
 # A pair component: a PairTable (or an n×n matrix) over the counted hunks (only i < j is

@@ -8,7 +8,7 @@ from .base import PairInputs, PairTable, Profile, directory_package
 
 def token_edit_distance(inputs: PairInputs) -> PairTable:
     """L: normalized Levenshtein distance between the hunks' code-token sequences."""
-    from ..lexical import TokenDistanceTable
+    from ..token_edit import TokenDistanceTable
 
     return TokenDistanceTable([f.tokens for f in inputs.features().hunks])
 
