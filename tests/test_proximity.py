@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pytest
 from gitrepo import FIXTURES, PATCHES, build_fixture_repo, git
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import hunkmetrics
@@ -657,3 +659,29 @@ def test_hunk4j_sample_classes(sample_dir: Path) -> None:
         if not ok:
             wrong.append((row["bug_id"], published, result.label))
     assert not wrong
+
+
+@settings(max_examples=300, deadline=None)
+@given(depths=st.lists(st.integers(min_value=0, max_value=40), max_size=60))
+def test_the_sprawl_cutoff_is_half_the_median_depth_as_statistics_gives_it(
+    depths: list[int],
+) -> None:
+    """floor(median / 2), the median of an even count being the mean of the middle two:
+    statistics.median is the reference (the cutoff sorts the depths itself)."""
+    import math
+    import statistics
+
+    from hunkmetrics.metrics.profiles.base import median_half_cutoff
+
+    packages = [tuple("p" * d) for d in depths]
+    expected = math.floor(statistics.median(depths) / 2) if depths else 0
+    assert median_half_cutoff(packages) == expected
+
+
+def test_the_sprawl_cutoff_by_hand() -> None:
+    from hunkmetrics.metrics.profiles.base import median_half_cutoff
+
+    # depths 1, 4, 5, 9: median (4 + 5) / 2 = 4.5, half 2.25 → 2; depths 3, 7, 8: 7 → 3
+    assert median_half_cutoff([("a",), ("a",) * 4, ("a",) * 5, ("a",) * 9]) == 2
+    assert median_half_cutoff([("a",) * 3, ("a",) * 8, ("a",) * 7]) == 3
+    assert median_half_cutoff([]) == 0
