@@ -569,6 +569,51 @@ def test_distributed_weight_zero_and_two() -> None:
     assert two.value == pytest.approx(LN3 * 91 / 459)
 
 
+@pytest.mark.parametrize("weight", [math.nan, math.inf, -math.inf, -0.5])
+def test_a_weight_that_is_not_a_finite_number_at_least_zero_is_refused(weight: float) -> None:
+    """NaN passes a `< 0` check and gave Div(P) = NaN, written as `NaN` (not JSON)."""
+    from hunkmetrics.datasets.batch import Settings
+    from hunkmetrics.errors import ArgumentError
+
+    expected = f"the distributed weight must be a finite number ≥ 0, not {weight}"
+    with pytest.raises(ArgumentError) as refused:
+        hunkmetrics.divergence(THREE_HUNKS, distributed_weight=weight)
+    assert str(refused.value) == expected
+    with pytest.raises(ArgumentError) as refused:  # a batch: before its first row
+        Settings(distributed_weight=weight)
+    assert str(refused.value) == expected
+
+
+@pytest.mark.parametrize("command", ["divergence", "characterize", "batch"])
+@pytest.mark.parametrize(
+    ("weight", "why"),
+    [
+        ("nan", "nan is not a finite number"),
+        ("inf", "inf is not a finite number"),
+        ("-inf", "-inf is not in the range x>=0.0"),
+    ],
+)
+def test_the_commands_refuse_a_weight_that_is_not_finite(
+    command: str, weight: str, why: str, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from hunkmetrics.cli.app import app
+
+    patch = str(
+        Path(__file__).resolve().parents[1] / "fixtures/patches/java_anonymous_classes.diff"
+    )
+    args = [command, patch, "--distributed-weight", weight]
+    if command == "batch":
+        manifest = tmp_path / "bugs.csv"
+        manifest.write_text(f"id,patch\nb1,{patch}\n", encoding="utf-8")
+        args = [command, str(manifest), "--out", str(tmp_path / "out.jsonl"), *args[2:]]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 2, done.output
+    assert why in done.output
+    assert not (tmp_path / "out.jsonl").exists()
+
+
 def test_single_hunk_patch_has_no_pairs() -> None:
     diff = b"""\
 --- a/x.txt

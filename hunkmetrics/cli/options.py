@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -26,6 +27,12 @@ class Hunking(StrEnum):
 
 
 PROFILE_DEFAULT = DEFAULT_PROFILE
+
+
+def _finite(value: float) -> float:
+    if not math.isfinite(value):  # NaN passes a range check, and JSON has no NaN
+        raise typer.BadParameter(f"{value} is not a finite number")
+    return value
 
 
 def _known_profile(name: str) -> str:
@@ -112,6 +119,7 @@ WeightOpt = Annotated[
     typer.Option(
         "--distributed-weight",
         min=0.0,
+        callback=_finite,
         help=f"g for hunks in different files (the published value is {DISTRIBUTED_WEIGHT:g}).",
         rich_help_panel="Metric",
     ),

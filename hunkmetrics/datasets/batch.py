@@ -31,6 +31,7 @@ from ..memory import AUTO, resolve_limit
 from ..metrics.birch_artifacts import PublishedArtifacts, read_file_order
 from ..metrics.profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT
 from ..metrics.profiles import profile as profile_named
+from ..metrics.profiles.base import checked_weight
 from ..patch.parse import parse_patch, read_patch_bytes
 from ..sources.git import CatFilePool
 from ..sources.readers import FileReader, open_reader
@@ -66,6 +67,9 @@ class Settings:
     # The published study's artifacts to reproduce (birch; `--published-artifacts`): every
     # row's, unless its manifest row names its own.
     artifacts: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        checked_weight(self.distributed_weight)  # before any row, not as every row's error
 
 
 # --- the worker's side ------------------------------------------------------------------

@@ -18,7 +18,7 @@ from .filelevel import FileDistanceTable
 from .plainsum import numpy_sum
 from .profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT, PairInputs, Profile
 from .profiles import profile as get_profile
-from .profiles.base import DenseTable, PairTable, PairValues, as_table
+from .profiles.base import DenseTable, PairTable, PairValues, as_table, checked_weight
 
 if TYPE_CHECKING:
     import numpy as np
@@ -368,9 +368,9 @@ def compute_divergence(
     L, S, F and the counted hunks as the profile says; g defaults to the profile's.
     `artifacts` reproduces the published study's artifacts (birch only; default none)."""
     prof = get_profile(profile)
-    weight = prof.distributed_weight if distributed_weight is None else distributed_weight
-    if weight < 0:
-        raise ArgumentError("the distributed weight must be ≥ 0")
+    weight = checked_weight(
+        prof.distributed_weight if distributed_weight is None else distributed_weight
+    )
     artifacts = artifacts or PublishedArtifacts()
     if artifacts and not prof.reproduces_published_artifacts:
         raise ArgumentError(f"the published artifacts are the birch study's, not {prof.name}'s")
