@@ -104,7 +104,10 @@ def test_shared_flags_show_no_bool_value() -> None:
 def test_bad_metric_arguments_are_argument_errors() -> None:
     for call, words in (
         (lambda: hunkmetrics.divergence(TWO_HUNKS, profile="nope"), "unknown profile 'nope'"),  # type: ignore[arg-type]
-        (lambda: hunkmetrics.divergence(TWO_HUNKS, distributed_weight=-1), "must be ≥ 0"),
+        (
+            lambda: hunkmetrics.divergence(TWO_HUNKS, distributed_weight=-1),
+            "must be a finite number ≥ 0, not -1",
+        ),
         (lambda: hunkmetrics.proximity(TWO_HUNKS, cutoff=-1), "cutoff must be ≥ 0, not -1"),
     ):
         with pytest.raises(ArgumentError, match=words):

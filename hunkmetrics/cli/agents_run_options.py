@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import HunkmetricsError
+from .options import finite_number
 
 if TYPE_CHECKING:
     from ..agents.evaluate import Reference
@@ -53,6 +54,7 @@ RewardThresholdOpt = Annotated[
     float,
     typer.Option(
         "--reward-threshold",
+        callback=finite_number,
         help="A harness that scores instead of counting tests (Harbor's reward, an "
         "Inspect score: C=1, P=0.5, I=0): repaired when the score reaches this.",
     ),

@@ -28,7 +28,7 @@ from .agents_run_options import (
     repos_folder,
 )
 from .common import command_group, guarded, plain, print_warnings, rich_console
-from .options import JOBS_DEFAULT, JobsOpt
+from .options import JOBS_DEFAULT, JobsOpt, finite_number
 from .output import write_text
 
 if TYPE_CHECKING:
@@ -190,6 +190,7 @@ def summary(
         typer.Option(
             "--min-runtime",
             min=0,
+            callback=finite_number,
             help="Leave attempts that ran less than this many seconds out of Tables 5 and 6 "
             "(the study's Table 5 left out runs under 30 s).",
         ),

@@ -29,8 +29,10 @@ class Hunking(StrEnum):
 PROFILE_DEFAULT = DEFAULT_PROFILE
 
 
-def _finite(value: float) -> float:
-    if not math.isfinite(value):  # NaN passes a range check, and JSON has no NaN
+def finite_number(value: float | None) -> float | None:
+    """An option callback: NaN and infinities refused (NaN passes a range check, compares
+    false with everything, and JSON has no NaN)."""
+    if value is not None and not math.isfinite(value):
         raise typer.BadParameter(f"{value} is not a finite number")
     return value
 
@@ -119,7 +121,7 @@ WeightOpt = Annotated[
     typer.Option(
         "--distributed-weight",
         min=0.0,
-        callback=_finite,
+        callback=finite_number,
         help=f"g for hunks in different files (the published value is {DISTRIBUTED_WEIGHT:g}).",
         rich_help_panel="Metric",
     ),

@@ -83,6 +83,21 @@ def test_summary_min_runtime(tmp_path: Path) -> None:
     assert by["alpha"]["failing_mean_s"] == "100.0"  # Chart_2's 8 s left out
 
 
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--min-runtime", "nan"), ("--reward-threshold", "nan"), ("--reward-threshold", "inf")],
+)
+def test_summary_refuses_a_number_that_is_not_finite(
+    option: str, value: str, tmp_path: Path
+) -> None:
+    """NaN compares false with everything: as a minimum runtime it left nothing out, as a
+    reward threshold it made every scored run unrepaired, silently."""
+    out = _imported(tmp_path)
+    result = _invoke("agents", "summary", str(out), option, value)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '{option}': {value} is not a finite number" in result.output
+
+
 def test_summary_markdown_and_table(tmp_path: Path) -> None:
     out = _imported(tmp_path)
     md = _invoke("agents", "summary", str(out), "-f", "markdown")
