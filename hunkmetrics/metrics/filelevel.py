@@ -62,26 +62,15 @@ class FileDistanceTable:
         segments[rows, columns] = flat
         return ids, segments, lengths
 
-    @property
-    def ids(self) -> np.ndarray:
-        return self._numbered[0]
-
-    @property
-    def segments(self) -> np.ndarray:
-        return self._numbered[1]
-
-    @property
-    def lengths(self) -> np.ndarray:
-        return self._numbered[2]
-
     def distances(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
         """F between the files numbered `rows` and those numbered `columns`."""
         import numpy as np
 
-        a, b = self.segments[rows][:, None, :], self.segments[columns][None, :, :]
+        _, segments, lengths = self._numbered
+        a, b = segments[rows][:, None, :], segments[columns][None, :, :]
         equal = (a == b) & (a >= 0)
         common = np.cumprod(equal, axis=2, dtype=np.int64).sum(axis=2)
-        longest = np.maximum(self.lengths[rows][:, None], self.lengths[columns][None, :])
+        longest = np.maximum(lengths[rows][:, None], lengths[columns][None, :])
         value = 1.0 - (common - 1) / longest
         if self.capped:
             value = np.minimum(1.0, value)
@@ -92,7 +81,8 @@ class FileDistanceTable:
         """F and same-file of hunks start..stop-1 against hunks start..n-1."""
         import numpy as np
 
-        row_ids, column_ids = self.ids[start:stop], self.ids[start:]
+        ids = self._numbered[0]
+        row_ids, column_ids = ids[start:stop], ids[start:]
         row_unique, row_at = np.unique(row_ids, return_inverse=True)
         col_unique, col_at = np.unique(column_ids, return_inverse=True)
         small = self.distances(row_unique, col_unique)

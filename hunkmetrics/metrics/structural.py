@@ -94,26 +94,10 @@ class BagDistanceTable:
         counts = unique[:, :-1]
         return counts, unique[:, -1], counts.sum(axis=1, dtype=np.int64), inverse.reshape(-1)
 
-    @property
-    def counts(self) -> np.ndarray:
-        return self._unique[0]
-
-    @property
-    def language(self) -> np.ndarray:
-        return self._unique[1]
-
-    @property
-    def totals(self) -> np.ndarray:
-        return self._unique[2]
-
-    @property
-    def ids(self) -> np.ndarray:
-        return self._unique[3]
-
     def _distances(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
         import numpy as np
 
-        counts, totals = self.counts, self.totals
+        counts, language, totals, _ = self._unique
         width = counts.shape[1]
         others = counts[columns]
         out = np.empty((len(rows), len(columns)))
@@ -125,19 +109,20 @@ class BagDistanceTable:
             maximum = totals[chosen, None] + totals[None, columns] - minimum
             with np.errstate(invalid="ignore", divide="ignore"):
                 out[start : start + step] = np.where(maximum > 0, 1.0 - minimum / maximum, 0.0)
-        out[self.language[rows][:, None] != self.language[columns][None, :]] = 1.0
+        out[language[rows][:, None] != language[columns][None, :]] = 1.0
         return out
 
     def rows(self, start: int, stop: int) -> np.ndarray:
         import numpy as np
 
-        return self.cells(np.arange(start, stop), np.arange(start, len(self.ids)))
+        return self.cells(np.arange(start, stop), np.arange(start, len(self.bags)))
 
     def cells(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
         """S of the bags numbered `rows` against those numbered `columns`."""
         import numpy as np
 
-        row_unique, row_at = np.unique(self.ids[rows], return_inverse=True)
-        col_unique, col_at = np.unique(self.ids[columns], return_inverse=True)
+        ids = self._unique[3]
+        row_unique, row_at = np.unique(ids[rows], return_inverse=True)
+        col_unique, col_at = np.unique(ids[columns], return_inverse=True)
         small = self._distances(row_unique, col_unique)
         return small[row_at.reshape(-1)[:, None], col_at.reshape(-1)[None, :]]
