@@ -253,6 +253,13 @@ def is_diff_text(text: str) -> bool:
 DIFF_STARTS = ("diff ", "--- ", "From ", "Index: ")
 
 
+def patch_path(name: str) -> str | Path:
+    """A file name given as a `str` (a command-line argument, a manifest cell), so that it
+    is read as a path even when it looks like diff text to `is_diff_text` (a file named
+    `From alice.patch`); `-` (standard input) and every other name are kept as given."""
+    return Path(name) if name != "-" and is_diff_text(name) else name
+
+
 def load_patch(
     patch: PatchInput,
     *,

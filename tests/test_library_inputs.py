@@ -134,3 +134,30 @@ def test_no_command_shows_a_value_for_a_flag() -> None:
         text = CliRunner().invoke(app, [*words, "--help"], env={"COLUMNS": "200"}).stdout
         assert "--help" in text, words
         assert "<bool>" not in text, (words, [r for r in text.splitlines() if "<bool>" in r])
+
+
+@pytest.mark.parametrize("name", ["From alice.patch", "diff fix.patch", "Index: 3.diff"])
+def test_a_file_whose_name_looks_like_a_diff_is_read_as_a_file_by_the_commands(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command-line argument is a file name, whatever it starts with: these names were
+    read as diff text ("<patch>: no file changes found")."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from hunkmetrics.cli.app import app
+
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_text(TWO_HUNKS, encoding="utf-8")
+    for args in (
+        ["divergence", name],
+        ["proximity", name],
+        ["characterize", name, "--reference", name],
+        ["localization", "--reference", name, "--candidate", name],
+    ):
+        done = CliRunner().invoke(app, [*args, "--format", "json"])
+        assert done.exit_code == 0, (args, done.output)
+        document = json.loads(done.stdout)
+        assert document.get("patch", document.get("reference")) == name
+    assert hunkmetrics.divergence(TWO_HUNKS).hunk_count == 2  # the library's str rule stays

@@ -41,7 +41,7 @@ from hunkmetrics.metrics.localization import LocalizationResult, file_key
 from hunkmetrics.patch.model import FileDiff, LineKind
 from hunkmetrics.patch.parse import read_patch_bytes
 from hunkmetrics.shortlist import few
-from hunkmetrics.workspace import Workspace, open_candidate, open_workspace
+from hunkmetrics.workspace import Workspace, open_candidate, open_workspace, patch_path
 
 SCHEMA = "hunkmetrics/attempt/v1"
 
@@ -462,7 +462,7 @@ def files_by_kind(files: Iterable[FileDiff]) -> dict[str, list[str]]:
 def _open_reference(reference: Reference, selection: PathSelection) -> Workspace:
     try:
         return open_workspace(
-            reference.data if reference.data is not None else reference.patch,
+            reference.data if reference.data is not None else patch_path(reference.patch),
             repo=reference.repo,
             rev=reference.rev,
             reverse=reference.reverse,

@@ -24,7 +24,7 @@ from ..metrics.birch_artifacts import PublishedArtifacts
 from ..metrics.divergence_shape import PAIR_KEYS
 from ..metrics.profiles import DISTRIBUTED_WEIGHT, PROFILES
 from ..patch.parse import read_stdin_bytes
-from ..workspace import Workspace, open_candidate, open_workspace
+from ..workspace import Workspace, open_candidate, open_workspace, patch_path
 from .common import command_group, guarded, plain, print_warnings, rich_console, styled
 from .options import (
     PROFILE_DEFAULT,
@@ -76,7 +76,7 @@ def load(
     """The shared inputs of every command, as one Workspace."""
     stdin = read_stdin_bytes(sys.stdin.buffer) if patch == "-" else None
     return open_workspace(
-        patch,
+        patch_path(patch),
         repo=repo,
         rev=rev,
         reverse=reverse,
@@ -611,7 +611,7 @@ def localization(
         with ExitStack() as stack:
             ref_ws = stack.enter_context(
                 open_workspace(
-                    reference,
+                    patch_path(reference),
                     repo=repo,
                     rev=rev,
                     reverse=reverse != reverse_reference,
@@ -621,7 +621,7 @@ def localization(
                 )
             )
             cand_ws, error = open_candidate(
-                candidate,
+                patch_path(candidate),
                 repo=repo,
                 rev=rev,
                 reverse=reverse != reverse_candidate,
@@ -745,7 +745,7 @@ def characterize(
             if reference is not None:
                 ref_ws = stack.enter_context(
                     open_workspace(
-                        reference,
+                        patch_path(reference),
                         repo=repo,
                         rev=rev,
                         reverse=reverse != reverse_reference,
