@@ -98,6 +98,16 @@ def test_table_names_the_methods() -> None:
         (["hunks", "-"], b"not a diff at all\n", "no file changes found"),
         (["hunks", "-", "--repo", "/nonexistent-dir"], DIFF, "no such"),
         (["hunks", "-", "--repo", ".", "--rev", "no-such-revision-xyz"], DIFF, "does not exist"),
+        # a directory of the source tree, and no tree: it was ignored in silence
+        *(
+            ([command, "-", "--path-prefix", "src"], DIFF, "--path-prefix is a directory inside")
+            for command in ("hunks", "divergence", "proximity", "characterize")
+        ),
+        (
+            ["localization", "--reference", "-", "--candidate", "-", "--path-prefix", "src"],
+            DIFF,
+            "give --repo (or --rev) too",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args, stdin, message) -> None:

@@ -74,6 +74,7 @@ def load(
     selection: PathSelection = DEFAULT_SELECTION,
 ) -> Workspace:
     """The shared inputs of every command, as one Workspace."""
+    check_path_prefix(path_prefix, repo, rev)
     stdin = read_stdin_bytes(sys.stdin.buffer) if patch == "-" else None
     return open_workspace(
         patch_path(patch),
@@ -85,6 +86,15 @@ def load(
         path_prefix=path_prefix,
         selection=selection,
     )
+
+
+def check_path_prefix(path_prefix: str | None, repo: Path | None, rev: str | None) -> None:
+    """--path-prefix names a directory of the source tree: without one it would be
+    ignored in silence."""
+    if path_prefix is not None and repo is None and rev is None:
+        raise HunkmetricsError(
+            "--path-prefix is a directory inside the source tree: give --repo (or --rev) too"
+        )
 
 
 def artifacts_for(
@@ -175,6 +185,7 @@ def hunks(
 
     def run() -> None:
         files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
+        check_path_prefix(path_prefix, repo, rev)
         if repo is None and rev is None:
             with stream_hunks(patch, reverse, hunks, files) as document:
                 emit(document, format, render_hunks, document["hunks"], HUNK_COLUMNS)
@@ -606,6 +617,7 @@ def localization(
     """
 
     def run() -> None:
+        check_path_prefix(path_prefix, repo, rev)
         stdin = read_stdin_bytes(sys.stdin.buffer) if candidate == "-" else None
         files = selection_from(all_files, include, exclude, exclude_tests, ignore_comment_only)
         with ExitStack() as stack:
