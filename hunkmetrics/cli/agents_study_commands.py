@@ -184,7 +184,9 @@ def summary(
     resamples: Annotated[
         int, typer.Option("--resamples", min=100, help="Bootstrap resamples per rate.")
     ] = RESAMPLES,
-    seed: Annotated[int, typer.Option("--seed", help="The bootstrap's random seed.")] = SEED,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, help="The bootstrap's random seed (0 or more).")
+    ] = SEED,
     min_runtime: Annotated[
         float | None,
         typer.Option(

@@ -98,6 +98,14 @@ def test_summary_refuses_a_number_that_is_not_finite(
     assert f"Invalid value for '{option}': {value} is not a finite number" in result.output
 
 
+def test_summary_refuses_a_negative_seed(tmp_path: Path) -> None:
+    """numpy's generator takes no negative seed: it was an internal error (exit 1)."""
+    out = _imported(tmp_path)
+    result = _invoke("agents", "summary", str(out), "--seed", "-1")
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--seed': -1 is not in the range x>=0" in result.output
+
+
 def test_summary_markdown_and_table(tmp_path: Path) -> None:
     out = _imported(tmp_path)
     md = _invoke("agents", "summary", str(out), "-f", "markdown")
