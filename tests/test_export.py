@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -407,3 +408,27 @@ def test_evidence_is_the_least_certain_basis_of_each_level() -> None:
     )
     assert parse_result({"id": "c"}).evidence is None
     assert parse_result({"id": "d", "hunks": [{"evidence": "maybe/seen/seen"}]}).evidence is None
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a file name of bytes that are not UTF-8")
+def test_an_id_from_a_file_name_that_is_not_utf8_exports_to_both_formats(tmp_path) -> None:
+    """A patch file named with the byte 0xFF: its id holds the lone surrogate \\udcff
+    (Python's surrogateescape). Parquet's UTF-8 cannot hold it (an internal error
+    before); both formats now write the escape CSV always wrote: `bad\\udcff`."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    patches = tmp_path / "patches"
+    patches.mkdir()
+    (patches / "good.diff").write_bytes((PATCHES / "java_pure_addition.diff").read_bytes())
+    bad = patches / os.fsdecode(b"bad\xff.diff")
+    bad.write_bytes((PATCHES / "java_pure_addition.diff").read_bytes())
+    results = tmp_path / "results.jsonl"
+    run_batch(patches, results)
+    ids = {json.loads(line)["id"] for line in results.read_text(encoding="utf-8").splitlines()}
+    assert ids == {"good", "bad\udcff"}
+    for name in ("t.csv", "t.parquet"):
+        done = CliRunner().invoke(app, ["export", str(results), "--out", str(tmp_path / name)])
+        assert done.exit_code == 0, done.output
+    with open(tmp_path / "t.csv", encoding="utf-8", newline="") as handle:
+        from_csv = sorted(row["id"] for row in csv.DictReader(handle))
+    from_parquet = sorted(pq.read_table(tmp_path / "t.parquet").column("id").to_pylist())
+    assert from_csv == from_parquet == ["bad\\udcff", "good"]

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..csvfiles import csv_writer, write_row
 from ..errors import HunkmetricsError
@@ -215,17 +215,34 @@ def write_parquet(table: Iterable[Row], out: Path) -> None:
     }
     schema = pa.schema([(name, types[kind]) for name, kind, _ in COLUMNS])
 
+    def arrow(batch: list[Row]) -> Any:
+        try:
+            return pa.Table.from_pylist(batch, schema=schema)
+        except UnicodeEncodeError:  # a file name's undecodable bytes (lone surrogates)
+            return pa.Table.from_pylist([_escaped(one) for one in batch], schema=schema)
+
     def write(target: Path) -> None:
         with pq.ParquetWriter(target, schema) as writer:
             batch: list[Row] = []
             for one in table:
                 batch.append(one)
                 if len(batch) >= PARQUET_BATCH:
-                    writer.write_table(pa.Table.from_pylist(batch, schema=schema))
+                    writer.write_table(arrow(batch))
                     batch = []
-            writer.write_table(pa.Table.from_pylist(batch, schema=schema))
+            writer.write_table(arrow(batch))
 
     _replace_atomically(out, write)
+
+
+def _escaped(one: Row) -> Row:
+    """The row with every text as CSV writes it (`backslashreplace`): a lone surrogate,
+    which UTF-8 cannot hold, becomes its `\\udcXX` escape."""
+    return {
+        name: value.encode("utf-8", "backslashreplace").decode("utf-8")
+        if isinstance(value, str)
+        else value
+        for name, value in one.items()
+    }
 
 
 @dataclass
