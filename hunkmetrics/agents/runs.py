@@ -84,6 +84,12 @@ def read_runs(path: str | Path, logs: Sequence[str | Path] = ()) -> list[Run]:
         runs = swebench_runs(root, [Path(p) for p in logs])
     elif harness is not None:
         runs = harness_runs(root, harness)
+    elif not root.is_dir() and _looks_like_json(root):
+        raise HunkmetricsError(
+            f"{root}: JSON, but not runs hunkmetrics reads: give a runs manifest (a CSV with "
+            "agent,bug,trajectory), a RUNS/<agent>/<bug>/ folder, a harness's output or "
+            "SWE-bench predictions (one trajectory alone: `agents actions`)"
+        )
     else:
         runs = list(_directory(root) if root.is_dir() else _manifest(root))
     if not runs:
@@ -94,6 +100,14 @@ def read_runs(path: str | Path, logs: Sequence[str | Path] = ()) -> list[Run]:
             raise HunkmetricsError(f"{root}: run {run.id} appears twice")
         seen.add(run.id)
     return runs
+
+
+def _looks_like_json(path: Path) -> bool:
+    """Whether the file starts like JSON (`{` or `[` after any BOM and blanks), which a
+    CSV manifest, whose header names columns, never does."""
+    with open_input(path, "runs") as handle:
+        head = handle.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    return head[:1] in (b"{", b"[")
 
 
 def holds_runs(path: Path) -> bool:

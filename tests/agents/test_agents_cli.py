@@ -177,6 +177,21 @@ def test_evaluate_input_errors_are_one_line(tmp_path: Path) -> None:
     assert "needs the columns agent,bug,trajectory" in result.stderr
 
 
+def test_evaluate_given_one_trajectory_says_what_runs_are(tmp_path: Path) -> None:
+    """A JSON file that is no harness's output (here one Claude Code session) was read as
+    a CSV manifest: "needs the columns agent,bug,trajectory (missing agent, bug,
+    trajectory)", as if a column were missing."""
+    session = next((FIXTURES / "claude").glob("*.jsonl"))
+    result = _invoke("agents", "evaluate", str(session), "--out", str(tmp_path / "a.jsonl"))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip().count("\n") == 0
+    assert f"{session}: JSON, but not runs hunkmetrics reads: give a runs manifest" in (
+        result.stderr
+    )
+    assert "(one trajectory alone: `agents actions`)" in result.stderr
+    assert not (tmp_path / "a.jsonl").exists()
+
+
 def test_one_bad_run_is_its_own_error_line_and_the_others_go_on(tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     shutil.copytree(EVAL / "runs" / "claude", runs / "claude")
