@@ -105,7 +105,9 @@ def iter_jsonl(
     stop. A bad line before the end is an error naming that line. A line before the last one
     for which `skip(line)` is true is passed over without being decoded."""
     text = read_text_once(path) if text is None else text
-    lines = text.splitlines()
+    # "\n" alone ends a line: str.splitlines would also split at U+2028 or U+0085,
+    # which JSON strings hold as they are (Node's JSON.stringify writes them raw)
+    lines = text.split("\n")
     last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
     decode = _DECODER.raw_decode  # json.loads without its two whitespace scans per line
     for i, line in enumerate(lines):

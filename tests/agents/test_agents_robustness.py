@@ -171,3 +171,40 @@ def test_a_swe_agent_action_of_megabytes_is_read(tmp_path: Path) -> None:
     assert [c.tool_name for c in attempt.calls] == ["bash", "create"]
     assert attempt.calls[1].arguments["filename"] == "a"
     assert len(attempt.calls[1].arguments["argv"]) == 100_000
+
+
+def _with_raw_separators(value: object, key: str = "") -> object:
+    """The free texts of a JSON value (`text`, `content`, `output`) with U+2028, U+2029
+    and U+0085 added, as Node's JSON.stringify and serde_json write them: raw."""
+    if isinstance(value, str):
+        return value + "\u2028\u2029\u0085" if key in ("text", "content", "output") else value
+    if isinstance(value, list):
+        return [_with_raw_separators(v, key) for v in value]
+    if isinstance(value, dict):
+        return {k: _with_raw_separators(v, k) for k, v in value.items()}
+    return value
+
+
+@pytest.mark.parametrize("relative", ["claude/session.jsonl", "codex/envelope.jsonl"])
+def test_line_separators_inside_json_strings_do_not_end_a_line(
+    relative: str, tmp_path: Path
+) -> None:
+    """JSON Lines end at "\\n" only: U+2028 (which Node writes raw in a pasted text) ended
+    a line too, and the session was refused ("not a JSON line") or, at its end, cut."""
+    source = FIXTURES / relative
+    if not source.exists():
+        pytest.skip(f"{relative} is not among the fixtures")
+    lines = [line for line in source.read_text(encoding="utf-8").split("\n") if line.strip()]
+    changed = tmp_path / source.name
+    changed.write_text(
+        "\n".join(
+            json.dumps(_with_raw_separators(json.loads(line)), ensure_ascii=False) for line in lines
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    assert "\u2028" in changed.read_text(encoding="utf-8")
+    before, after = read_trajectory(source), read_trajectory(changed)
+    assert after.warnings == before.warnings
+    assert [a.tool_name for a in after.actions] == [a.tool_name for a in before.actions]
+    assert len(after.actions) == len(before.actions) > 0

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hunkmetrics.errors import HunkmetricsError
+from hunkmetrics.inputfile import open_input, read_input
 
 PARQUET_MAGIC = b"PAR1"
 
@@ -24,21 +25,36 @@ class Row:
     key: str | None = None  # the object key it sat under, when the file is keyed
 
 
+WHAT = "SWE-bench rows"
+#: A first line up to this long is read to tell a JSON Lines file by its first row.
+FIRST_LINE_BYTES = 1 << 20
+
+
 def is_parquet(path: Path) -> bool:
-    with path.open("rb") as handle:
+    with open_input(path, WHAT) as handle:
         return handle.read(4) == PARQUET_MAGIC
 
 
 def read_rows(path: Path) -> list[Row]:
-    """Every row of the file; a HunkmetricsError names the file (and line) at fault."""
+    """Every row of the file; a HunkmetricsError names the file (and line) at fault. A
+    file that is not a regular one, or is larger than `max_input_bytes`, is refused."""
     try:
         if is_parquet(path):
             return _parquet(path)
-        text = path.read_text(encoding="utf-8")
+        text = _text(read_input(path, WHAT), path)
     except OSError as exc:
         raise HunkmetricsError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return _rows(path, text)
+
+
+def _text(data: bytes, path: Path) -> str:
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise HunkmetricsError(f"{path}: not UTF-8 text ({exc.reason})") from None
+
+
+def _rows(path: Path, text: str) -> list[Row]:
     try:
         document = json.loads(text)
     except json.JSONDecodeError:
@@ -62,7 +78,9 @@ def _row(where: str, item: object, key: str | None = None) -> Row:
 
 def _lines(path: Path, text: str) -> list[Row]:
     rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # "\n" alone ends a line (JSON Lines): str.splitlines would also split at U+0085 or
+    # U+2028, which a JSON string may hold as they are
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
@@ -89,10 +107,27 @@ def _parquet(path: Path) -> list[Row]:
     return [Row(f"{path}: row {n}", item) for n, item in enumerate(records)]
 
 
-def first_row(path: Path) -> dict[str, Any] | None:
-    """The first row, for telling what a file is; None when it has no JSON object rows."""
+def _json_or_none(line: bytes) -> Any:
     try:
+        return json.loads(line.decode("utf-8"))
+    except (ValueError, RecursionError):  # not one JSON value (a document's first line)
+        return None
+
+
+def first_row(path: Path) -> dict[str, Any] | None:
+    """The first row, for telling what a file is; None when it has no JSON object rows.
+    A JSON Lines file is told by its first line alone (read_rows would give the same
+    row): a large file is not read whole for that."""
+    try:
+        with open_input(path, WHAT) as handle:
+            head = handle.read(FIRST_LINE_BYTES + 1)
+            line, newline, rest = head.partition(b"\n")
+            more = bool(rest.strip()) or bool(handle.read(1).strip())
+        if newline and more and not head.startswith(PARQUET_MAGIC):
+            item = _json_or_none(line)
+            if isinstance(item, dict):  # several lines, the first an object: JSON Lines
+                return item
         rows = read_rows(path)
-    except HunkmetricsError:
+    except (HunkmetricsError, OSError):
         return None
     return rows[0].data if rows else None
