@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from hunkmetrics.cli.app import app
 
+from .fixture_paths import ROOT
 from .test_study_import import _folder
 
 runner = CliRunner()
@@ -104,6 +105,17 @@ def test_summary_refuses_a_negative_seed(tmp_path: Path) -> None:
     result = _invoke("agents", "summary", str(out), "--seed", "-1")
     assert result.exit_code == 2, result.output
     assert "Invalid value for '--seed': -1 is not in the range x>=0" in result.output
+
+
+def test_summary_given_a_trajectory_says_where_attempt_lines_come_from() -> None:
+    session = ROOT / "fixtures" / "agents" / "claude" / "session.jsonl"
+    result = _invoke("agents", "summary", str(session))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == (
+        f"hunkmetrics: error: {session}:1: not an attempt line (no id or agent): attempt "
+        "lines are what `agents evaluate` and `agents import-study` write (one trajectory: "
+        "`agents actions`)"
+    )
 
 
 def test_summary_markdown_and_table(tmp_path: Path) -> None:

@@ -210,7 +210,10 @@ def _parse_line(path: Path, number: int, line: bytes) -> StudyAttempt:
     except ValueError:
         raise HunkmetricsError(f"{path}:{number}: not a JSON line") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("agent"), str) or "id" not in raw:
-        raise HunkmetricsError(f"{path}:{number}: not an attempt line (no id or agent)")
+        raise HunkmetricsError(
+            f"{path}:{number}: not an attempt line (no id or agent): attempt lines are what "
+            "`agents evaluate` and `agents import-study` write (one trajectory: `agents actions`)"
+        )
     return parse_attempt(raw)
 
 
