@@ -582,7 +582,7 @@ class Maple:
         return _suggest(bare, self.index.names.callables, "Close methods")
 
     def _close_lines(self, snippet: str, files: set[str]) -> str:
-        first = snippet.strip().splitlines()[0].strip()
+        first = snippet.strip().split("\n")[0].strip()
         out: list[str] = []
         for path in sorted(files):
             if path not in self.index.files:
@@ -637,7 +637,7 @@ def _snippet(value: object) -> str:
 
 
 def _short(text: str) -> str:
-    line = text.splitlines()[0]
+    line = text.split("\n")[0]
     return line if len(line) <= 80 and "\n" not in text else line[:77] + "..."
 
 
@@ -719,12 +719,19 @@ def _exact(data: bytes, needle: bytes) -> list[tuple[int, int]]:
     return out
 
 
+_BLANKS = re.compile(r"[ \t]+")
+
+
 def _loose(snippet: str) -> re.Pattern[bytes] | None:
-    """The snippet with indentation and runs of spaces ignored (None when that changes nothing)."""
-    lines = [line.strip() for line in snippet.splitlines() if line.strip()]
+    """The snippet with indentation and runs of spaces ignored (None when that changes nothing).
+    Its lines end at "\n" (and "\r\n") and its words at spaces and tabs, as the pattern
+    reads the files: not at U+2028, U+0085 or other Unicode spaces a string may hold."""
+    lines = [line.strip(" \t\r") for line in snippet.split("\n") if line.strip(" \t\r")]
     if not lines:
         return None
-    parts = [b"[ \t]+".join(re.escape(w.encode("utf-8")) for w in line.split()) for line in lines]
+    parts = [
+        b"[ \t]+".join(re.escape(w.encode("utf-8")) for w in _BLANKS.split(line)) for line in lines
+    ]
     return re.compile(rb"[ \t]*\r?\n[ \t]*".join(parts))
 
 

@@ -143,3 +143,17 @@ def test_a_code_search_finds_through_the_n_gram_index(tmp_path: Path) -> None:
     assert index.code_candidates(b"String name = null") == ["p/C03.java"]
     out = Maple(index).find_code("String name = null")  # ignoring runs of spaces
     assert out.startswith("Found 1 match") and "p/C03.java, line 3" in out
+
+
+def test_a_loose_search_keeps_a_line_that_holds_a_line_separator(tmp_path: Path) -> None:
+    """U+2028 inside a string literal is part of its line (files end lines at "\\n"):
+    the snippet, searched with other spacing, was cut there and never matched."""
+    root = tmp_path / "repo"
+    (root / "p").mkdir(parents=True)
+    (root / "p/S.java").write_text(
+        'package p;\nclass S {\n    String s = "a\u2028b";\n    int n = 1;\n}\n',
+        encoding="utf-8",
+    )
+    maple = Maple(index_of(root, tmp_path))
+    out = maple.find_code('String  s = "a\u2028b";\n  int n = 1;')  # spacing differs
+    assert out.startswith("Found 1 match") and "p/S.java, lines 3-4" in out, out
