@@ -23,14 +23,16 @@ _TEXT_BLOCKS = ("text", "output_text", "input_text", "summary_text", "reasoning_
 
 
 def read_text(path: Path) -> str:
-    """The file decoded as strict UTF-8.
+    """The file decoded as strict UTF-8, without a leading byte order mark.
 
     Bytes cut off in the middle of a character at the very end of the file are a truncated
     write: they are dropped, and the reader then sees (and reports) a truncated last line.
     Invalid bytes anywhere else are an error naming the line: the file is damaged or not
     UTF-8, and replacing them would silently change commands and paths.
     """
-    data = read_input(path, "trajectory")
+    # A UTF-8 byte order mark (Windows PowerShell's `Out-File -Encoding utf8` writes one)
+    # is no JSON; RFC 8259 lets a reader ignore it.
+    data = read_input(path, "trajectory").removeprefix(b"\xef\xbb\xbf")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

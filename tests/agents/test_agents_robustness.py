@@ -208,3 +208,21 @@ def test_line_separators_inside_json_strings_do_not_end_a_line(
     assert after.warnings == before.warnings
     assert [a.tool_name for a in after.actions] == [a.tool_name for a in before.actions]
     assert len(after.actions) == len(before.actions) > 0
+
+
+@pytest.mark.parametrize(
+    "relative", ["claude/session.jsonl", "codex/envelope.jsonl", "gemini/telemetry.json"]
+)
+def test_a_utf8_byte_order_mark_is_ignored(relative: str, tmp_path: Path) -> None:
+    """A trajectory saved with a BOM (Windows PowerShell's `Out-File -Encoding utf8`)
+    was refused: "malformed or truncated JSON: Expecting value"."""
+    source = FIXTURES / relative
+    if not source.exists():
+        pytest.skip(f"{relative} is not among the fixtures")
+    marked = tmp_path / source.name
+    marked.write_bytes(b"\xef\xbb\xbf" + source.read_bytes())
+    before, after = read_trajectory(source), read_trajectory(marked)
+    assert after.source_format == before.source_format
+    assert after.warnings == before.warnings
+    assert [a.command for a in after.actions] == [a.command for a in before.actions]
+    assert len(after.actions) == len(before.actions) > 0
