@@ -197,3 +197,44 @@ def test_readme_main_command_runs() -> None:
     # (7 segments) vs src/main/java/com/acme/core/util/Strings.java (8): m = 8, the first
     # 6 segments equal → c = 5, F = 1 - 5/8.
     assert pairs[0]["file"] == pytest.approx(1 - 5 / 8)
+
+
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [
+        (["batch", "{patches}", "--out", "-"], "'-' is no file: this output is resumed from"),
+        (["mine", "{repo}", "--out", "-"], "'-' is no file: this output is resumed from"),
+        (["report", "{results}", "--out", "-"], "'-' is no file: name the file to write"),
+    ],
+)
+def test_an_output_that_must_be_a_file_refuses_dash(
+    args: list[str], why: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--out -` made a file named `-` in the working directory (and mine and batch then
+    refused the next run: "- exists")."""
+    patches = tmp_path / "patches"
+    patches.mkdir()
+    (patches / "a.diff").write_bytes(DIFF)
+    results = tmp_path / "results.jsonl"
+    results.write_text("")
+    monkeypatch.chdir(tmp_path)
+    filled = [
+        a.format(patches=patches, repo=Path(__file__).resolve().parents[1], results=results)
+        for a in args
+    ]
+    result = invoke(*filled)
+    assert result.exit_code == 2, result.output
+    assert why in " ".join(result.output.replace("│", " ").split())  # out of its box
+    assert not (tmp_path / "-").exists()
+
+
+def test_agents_evaluate_writes_dash_to_standard_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    log = Path(__file__).resolve().parents[1] / "fixtures/harnesses/inspect/toy.json"
+    result = invoke("agents", "evaluate", str(log), "--out", "-")
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert len(lines) == 2 and all(r["schema"] == "hunkmetrics/attempt/v1" for r in lines)
+    assert not (tmp_path / "-").exists()

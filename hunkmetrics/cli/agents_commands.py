@@ -40,6 +40,7 @@ from .options import (
     RepoOpt,
     ReverseOpt,
     RevOpt,
+    standard_output_as_none,
 )
 from .output import write_text
 
@@ -300,8 +301,9 @@ def evaluate(
         typer.Option(
             "--out",
             "-o",
-            help="JSON Lines file, one attempt per line (default: standard output). Never "
-            "overwritten: an existing file needs --resume.",
+            help="JSON Lines file, one attempt per line (default, or '-': standard "
+            "output). Never overwritten: an existing file needs --resume.",
+            callback=standard_output_as_none,
         ),
     ] = None,
     jobs: JobsOpt = JOBS_DEFAULT,

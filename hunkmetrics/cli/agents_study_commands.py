@@ -28,7 +28,7 @@ from .agents_run_options import (
     repos_folder,
 )
 from .common import command_group, guarded, plain, print_warnings, rich_console
-from .options import JOBS_DEFAULT, JobsOpt, finite_number
+from .options import JOBS_DEFAULT, JobsOpt, finite_number, standard_output_as_none
 from .output import write_text
 
 if TYPE_CHECKING:
@@ -66,8 +66,9 @@ def import_study_command(
         typer.Option(
             "--out",
             "-o",
-            help="JSON Lines file, one attempt per line (default: standard output). "
-            "Never overwritten.",
+            help="JSON Lines file, one attempt per line (default, or '-': standard "
+            "output). Never overwritten.",
+            callback=standard_output_as_none,
         ),
     ] = None,
 ) -> None:

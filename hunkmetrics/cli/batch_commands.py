@@ -48,6 +48,7 @@ from .options import (
     SchedulerOpt,
     WeightOpt,
     check_executor,
+    resumable_file,
     selection_from,
 )
 
@@ -133,6 +134,7 @@ def batch(
         typer.Option(
             "--out",
             "-o",
+            callback=resumable_file,
             help="The JSON Lines file to write: one line per patch. Never "
             "overwritten: an existing non-empty file needs --resume.",
             show_default=False,

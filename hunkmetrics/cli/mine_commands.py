@@ -31,6 +31,7 @@ from .options import (
     ProfileOpt,
     SchedulerOpt,
     check_executor,
+    resumable_file,
 )
 
 
@@ -65,6 +66,7 @@ def mine(
         typer.Option(
             "--out",
             "-o",
+            callback=resumable_file,
             help="JSON Lines output, one line per candidate commit. It must not "
             "exist yet, unless --resume.",
             show_default=False,

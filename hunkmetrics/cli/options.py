@@ -37,6 +37,31 @@ def finite_number(value: float | None) -> float | None:
     return value
 
 
+def resumable_file(path: Path | None) -> Path | None:
+    """An option callback for an output that runs resume from (`--resume`): a file, so
+    `-` (standard output elsewhere) is refused rather than made a file named `-`."""
+    if path is not None and str(path) == "-":
+        raise typer.BadParameter(
+            "'-' is no file: this output is resumed from and locked while written; name "
+            "a file (e.g. results.jsonl)"
+        )
+    return path
+
+
+def named_file(path: Path | None) -> Path | None:
+    """An option callback for an output written as a file (a report): `-` is refused
+    rather than made a file named `-`."""
+    if path is not None and str(path) == "-":
+        raise typer.BadParameter("'-' is no file: name the file to write (e.g. report.html)")
+    return path
+
+
+def standard_output_as_none(path: Path | None) -> Path | None:
+    """An option callback for an output that defaults to standard output: `-` says so
+    too (None), rather than naming a file `-`."""
+    return None if path is not None and str(path) == "-" else path
+
+
 def _known_profile(name: str) -> str:
     if name not in PROFILE_NAMES:
         raise typer.BadParameter(f"{name!r} is not one of {', '.join(PROFILE_NAMES)}")

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from .common import command_group, guarded, plain, print_warnings, rich_console
+from .options import named_file
 
 app = command_group()  # cli/root.py adds these commands to the application
 
@@ -29,6 +30,7 @@ def report(
         typer.Option(
             "--out",
             "-o",
+            callback=named_file,
             help="The HTML file to write (one self-contained page).",
             show_default=False,
         ),
