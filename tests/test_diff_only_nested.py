@@ -1004,3 +1004,46 @@ def test_c_preprocessor_line_at_the_margin_at_u0_is_not_top_level() -> None:
         NOT_VISIBLE,
         ("src", None, "sort_all(int*,size_t)"),
     )
+
+
+# --- A hunk from the file's first line: nothing encloses it ------------------------------
+
+TOP_JAVA = """\
+class A {
+  int f() {
+    return 1;
+  }
+  int g() {
+    return 2;
+  }
+}
+"""
+TOP_DIFF = """\
+diff --git a/src/B.java b/src/B.java
+--- a/src/B.java
++++ b/src/B.java
+@@ -1,8 +1,8 @@
+ class A {
+   int f() {
+-    return 1;
++    return 10;
+   }
+   int g() {
+-    return 2;
++    return 20;
+   }
+ }
+"""
+
+
+def test_a_hunk_from_line_one_has_no_made_up_class_around_it() -> None:
+    """The class named after the file (B) wraps a hunk whose enclosing type is not in
+    sight; at line 1 nothing can enclose it, and its `class A` is top-level, seen (it
+    was `B.A`, inferred). Worked out from the text: A holds f() and g()."""
+    (alone,) = _diff_only(TOP_DIFF)
+    assert _names(alone)[:2] == ("", "A")
+    assert alone.methods == ("A.f()", "A.g()")
+    assert alone.evidence.class_name == "seen" and alone.placed
+    (sourced,) = _with_sources(TOP_DIFF, _sources({"src/B.java": TOP_JAVA}))
+    assert _names(sourced) == _names(alone)
+    assert sourced.methods == alone.methods

@@ -148,7 +148,14 @@ def build_fragment(
     capped = too_large(body)
     if capped is not None:  # only the wrapper is parsed: no scope from the hunk's lines
         body, numbers = [], []
-    header = language.hooks.fragment_header(hunk.section, file_diff.path) if use_header else None
+    # A hunk from the file's first line has nothing before it, so nothing around it: a
+    # header (a type named after the file) would make its top-level types nested ones.
+    at_top = bool(numbered) and numbered[0][0] == 1
+    header = (
+        language.hooks.fragment_header(hunk.section, file_diff.path)
+        if use_header and not at_top
+        else None
+    )
     candidates: list[Wrapping] = []
     if language.fragment == "indent":
         candidates.extend(_indent_wrappings(body, numbers, header, reopen=reopen))
