@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -48,9 +49,11 @@ def read_text(path: Path) -> str:
         ) from exc
 
 
-class _LastFile:
+class _LastFile(threading.local):
     """The last file read (and the document parsed from it), handed on once: format
-    detection reads and parses a file and its reader would do it all again."""
+    detection reads and parses a file and its reader would do it all again. One per
+    thread: threads reading trajectories side by side (a harness's thread pool) would
+    otherwise interleave the three fields and hand one file's text to another's read."""
 
     key: tuple[str, int, int, int] | None = None
     text: str = ""

@@ -35,3 +35,29 @@ def test_an_inspect_log_is_read_once_for_all_its_samples(
     assert len(lines) == 2 and [line["error"] for line in lines] == [None, None]
     assert len({line["bug"] for line in lines}) == 2
     assert reads == [str(LOG)]
+
+
+def test_the_last_file_read_is_remembered_per_thread(tmp_path: Path) -> None:
+    """The text a detection hands on to its reader is the calling thread's own: another
+    thread's read (a harness reading trajectories in a thread pool) never replaces it
+    halfway, which could hand one file's text to a read of another."""
+    import threading
+
+    from hunkmetrics.agents import jsonio
+
+    mine, theirs = tmp_path / "mine.jsonl", tmp_path / "theirs.jsonl"
+    mine.write_text('{"a": 1}\n', encoding="utf-8")
+    theirs.write_text('{"b": 2}\n', encoding="utf-8")
+    assert jsonio.read_text_once(mine) == '{"a": 1}\n'
+    seen: list[object] = []
+
+    def other() -> None:
+        seen.append(jsonio._LAST.key)  # nothing read in this thread yet
+        assert jsonio.read_text_once(theirs) == '{"b": 2}\n'
+
+    worker = threading.Thread(target=other)
+    worker.start()
+    worker.join()
+    assert seen == [None]
+    assert jsonio._LAST.key is not None and jsonio._LAST.key[0] == str(mine)
+    assert jsonio._LAST.text == '{"a": 1}\n'
