@@ -34,6 +34,18 @@ class ArgumentError(HunkmetricsError, ValueError):
     """A library call's arguments are wrong or contradict each other."""
 
 
+def finite_setting(name: str, value: float, least: float | None = 0.0) -> float:
+    """`value` if a setting called `name` may take it: a finite number, at least `least`
+    (None: any); else ArgumentError. NaN passes a `< 0` test and compares false with
+    everything, and JSON has no NaN or infinity."""
+    import math
+
+    if not math.isfinite(value) or (least is not None and value < least):
+        bound = "" if least is None else f" ≥ {least:g}"
+        raise ArgumentError(f"{name} must be a finite number{bound}, not {value}")
+    return value
+
+
 class MissingExtraError(HunkmetricsError):
     """An optional dependency is not installed; the message names the extra to install."""
 

@@ -34,7 +34,7 @@ from hunkmetrics.agents.runs import NO_TRAJECTORY, Run
 from hunkmetrics.agents.study.records import NO_TOKENS
 from hunkmetrics.documents.build import TOOL
 from hunkmetrics.documents.shapes import ATTEMPT_OK
-from hunkmetrics.errors import HunkmetricsError, out_of_memory_line
+from hunkmetrics.errors import HunkmetricsError, finite_setting, out_of_memory_line
 from hunkmetrics.lang.locate import LocatedHunk
 from hunkmetrics.lang.selection import PathSelection, path_selection
 from hunkmetrics.metrics.localization import LocalizationResult, file_key
@@ -62,6 +62,10 @@ class Settings:
     repos: str | None = None
     # The hunk profile of the developer patch's traits (divergence, proximity).
     hunk_profile: str = "default"
+
+    def __post_init__(self) -> None:
+        # NaN would compare false with every score: no scored run repaired, silently
+        finite_setting("the reward threshold", self.reward_threshold, least=None)
 
 
 @dataclass(frozen=True, slots=True)

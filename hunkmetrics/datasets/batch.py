@@ -25,13 +25,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..documents import characterize_head, omit_pairs
-from ..errors import HunkmetricsError, error_line
+from ..errors import HunkmetricsError, error_line, finite_setting
 from ..lang.selection import DEFAULT_SELECTION, PathSelection
 from ..memory import AUTO, resolve_limit
 from ..metrics.birch_artifacts import PublishedArtifacts, read_file_order
 from ..metrics.profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT
 from ..metrics.profiles import profile as profile_named
-from ..metrics.profiles.base import checked_weight
 from ..patch.parse import parse_patch, read_patch_bytes
 from ..sources.git import CatFilePool
 from ..sources.readers import FileReader, open_reader
@@ -69,7 +68,8 @@ class Settings:
     artifacts: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        checked_weight(self.distributed_weight)  # before any row, not as every row's error
+        # before any row, not as every row's error
+        finite_setting("the distributed weight", self.distributed_weight)
 
 
 # --- the worker's side ------------------------------------------------------------------

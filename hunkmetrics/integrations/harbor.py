@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
+from hunkmetrics.errors import finite_setting
+
 if TYPE_CHECKING:  # Harbor needs Python >= 3.12: absent where the library is type-checked
     from harbor.job import Job  # type: ignore[import-not-found, unused-ignore]
     from harbor.models.job.result import (  # type: ignore[import-not-found, unused-ignore]
@@ -48,7 +50,7 @@ class Options:
 def _number(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TypeError(f"{name} must be a number, not {value!r}")
-    return float(value)
+    return finite_setting(name, float(value), least=None)  # not NaN: a silent wrong verdict
 
 
 def _text(name: str, value: object) -> str:

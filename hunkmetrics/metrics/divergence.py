@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, finite_setting
 from ..lang.index import ParseCache
 from ..patch.model import FileDiff, Hunk, Patch
 from ..sources.resolve import Sources
@@ -18,7 +18,7 @@ from .filelevel import FileDistanceTable
 from .plainsum import numpy_sum
 from .profiles import DEFAULT_PROFILE, DISTRIBUTED_WEIGHT, PairInputs, Profile
 from .profiles import profile as get_profile
-from .profiles.base import DenseTable, PairTable, PairValues, as_table, checked_weight
+from .profiles.base import DenseTable, PairTable, PairValues, as_table
 
 if TYPE_CHECKING:
     import numpy as np
@@ -368,8 +368,9 @@ def compute_divergence(
     L, S, F and the counted hunks as the profile says; g defaults to the profile's.
     `artifacts` reproduces the published study's artifacts (birch only; default none)."""
     prof = get_profile(profile)
-    weight = checked_weight(
-        prof.distributed_weight if distributed_weight is None else distributed_weight
+    weight = finite_setting(
+        "the distributed weight",
+        prof.distributed_weight if distributed_weight is None else distributed_weight,
     )
     artifacts = artifacts or PublishedArtifacts()
     if artifacts and not prof.reproduces_published_artifacts:

@@ -355,3 +355,27 @@ def test_summary_of_an_inspect_log_in_one_command() -> None:
     # functions of calc.py, so both bugs are Cluster.
     (t3,) = tables["table3"]["rows"]
     assert (t3["fixed_n"], t3["unfixed_n"], t3["fixed_Cluster"]) == (1, 1, 1)
+
+
+def test_the_library_and_the_harbor_plugin_refuse_the_same_numbers() -> None:
+    """The command line's checks live in the settings themselves, so a library call or
+    Harbor's `--plugin-kwarg reward_threshold=nan` gets them too (a silent wrong verdict
+    before: NaN compares false with every score)."""
+    import pytest
+
+    from hunkmetrics.agents.evaluate import Settings as EvaluateSettings
+    from hunkmetrics.agents.study.summary import Settings as SummarySettings
+    from hunkmetrics.errors import ArgumentError
+    from hunkmetrics.integrations.harbor import HunkmetricsPlugin
+
+    cases = [
+        (lambda: EvaluateSettings(reward_threshold=float("nan")), "the reward threshold"),
+        (lambda: SummarySettings(min_runtime_s=float("nan")), "the shortest runtime"),
+        (lambda: SummarySettings(seed=-1), "the bootstrap's seed must be a finite number ≥ 0"),
+        (lambda: HunkmetricsPlugin(reward_threshold=float("inf")), "reward_threshold must be"),
+    ]
+    for make, words in cases:
+        with pytest.raises(ArgumentError, match=words):
+            make()
+    assert EvaluateSettings(reward_threshold=-0.5).reward_threshold == -0.5  # any finite
+    assert SummarySettings(min_runtime_s=30.0, seed=7).seed == 7

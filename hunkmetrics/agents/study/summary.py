@@ -44,6 +44,7 @@ from hunkmetrics.agents.study.tables import (
     TableRows,
 )
 from hunkmetrics.bootstrap import RESAMPLES, SEED
+from hunkmetrics.errors import finite_setting
 
 __all__ = ["Settings", "StudySummary", "summarize"]
 
@@ -63,6 +64,11 @@ class Settings:
     # Tables 5 and 6 leave out attempts that ran less than this many seconds (the study's
     # Table 5 left out runs under 30 s as incomplete); None keeps them all.
     min_runtime_s: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.min_runtime_s is not None:  # NaN would leave nothing out, silently
+            finite_setting("the shortest runtime", self.min_runtime_s)
+        finite_setting("the bootstrap's seed", self.seed)  # numpy takes none below 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
 
-from ...errors import ArgumentError
 from ...lang.paths import path_parts
 from ...patch.model import FileDiff, FileStatus, Hunk, Patch
 from ...shortlist import few
@@ -27,14 +26,6 @@ PROXIMITY_CLASSES = ("Nucleus", "Cluster", "Orbit", "Sprawl", "Fragment")
 UNCAPPED_FILE_DISTANCE_MAX = 2.0  # 1 + 1/m with m = 1: two one-segment paths
 
 CountedHunks = list[tuple[Hunk, FileDiff]]
-
-
-def checked_weight(weight: float) -> float:
-    """`weight` if it can be a distributed weight g (finite, ≥ 0), else ArgumentError:
-    NaN passes a `< 0` test, and JSON has no NaN or infinity."""
-    if not (math.isfinite(weight) and weight >= 0):
-        raise ArgumentError(f"the distributed weight must be a finite number ≥ 0, not {weight}")
-    return weight
 
 
 @dataclass
