@@ -67,7 +67,7 @@ def read_runs(path: str | Path, logs: Sequence[str | Path] = ()) -> list[Run]:
     """Every run in a manifest CSV, a runs directory, a harness's output or SWE-bench
     output, checked (HunkmetricsError names the row or folder at fault). `logs` are
     SWE-bench evaluation logs and run reports for SWE-bench predictions."""
-    from hunkmetrics.agents.swebench.layout import swebench_kind, swebench_runs
+    from hunkmetrics.agents.swebench.layout import swebench_found, swebench_runs
 
     root = Path(path)
     if not root.exists():
@@ -75,13 +75,13 @@ def read_runs(path: str | Path, logs: Sequence[str | Path] = ()) -> list[Run]:
     if not root.is_dir():  # a device or FIFO would never end
         open_input(root, "runs: a manifest, a folder or a harness's output").close()
     harness = harness_format(root)
-    swebench = swebench_kind(root) if harness is None else None
+    swebench = swebench_found(root) if harness is None else None
     if logs and swebench is None:
         raise HunkmetricsError(
             f"{root}: SWE-bench logs go with SWE-bench predictions or logs, and this is neither"
         )
     if swebench is not None:
-        runs = swebench_runs(root, [Path(p) for p in logs])
+        runs = swebench_runs(root, [Path(p) for p in logs], swebench)
     elif harness is not None:
         runs = harness_runs(root, harness)
     elif not root.is_dir() and _looks_like_json(root):

@@ -85,3 +85,39 @@ def test_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
     assert first_row(fifo) is None
     with pytest.raises(HunkmetricsError, match="a device, FIFO or socket, not a regular file"):
         read_rows(fifo)
+
+
+def test_a_submission_folder_is_told_and_its_predictions_read_once_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Telling what a folder is reads its predictions and lists its folders; listing its
+    runs did all of that again, twice (4 readings of the predictions, 3 listings)."""
+    import shutil
+
+    from hunkmetrics.agents.runs import read_runs
+    from hunkmetrics.agents.swebench import layout, predictions, rows
+
+    source = Path(__file__).resolve().parents[2] / "fixtures/harnesses/swebench/toy-model"
+    folder = tmp_path / "toy-model"
+    shutil.copytree(source, folder)
+    readings: list[Path] = []
+    listings: list[Path] = []
+    read_rows_of = rows.read_rows
+    find = layout.Submission.find.__func__  # type: ignore[attr-defined]
+
+    def counted_read(path: Path) -> list[rows.Row]:
+        readings.append(path)
+        return read_rows_of(path)
+
+    def counted_find(cls: type[layout.Submission], path: Path) -> layout.Submission | None:
+        listings.append(path)
+        return find(cls, path)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(rows, "read_rows", counted_read)
+    monkeypatch.setattr(predictions, "read_rows", counted_read)
+    monkeypatch.setattr(layout.Submission, "find", classmethod(counted_find))
+    runs = read_runs(folder)
+    assert len(runs) == len(read_rows_of(folder / "all_preds.jsonl"))
+    assert listings == [folder]
+    # the first line tells a JSON Lines file; the rows are read once
+    assert readings == [folder / "all_preds.jsonl"]

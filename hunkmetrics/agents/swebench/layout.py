@@ -100,25 +100,45 @@ def _trajectories(trajs: Path) -> dict[str, Path]:
     return found
 
 
-def swebench_kind(path: Path) -> str | None:
-    """`predictions`, `submission`, `logs` (a SWE-bench log folder or a Multi-SWE-bench
-    workdir) or None: what `path` is, told by its content."""
+@dataclass(frozen=True)
+class Found:
+    """What a path is: `predictions`, `submission` (with what the folder holds) or
+    `logs` (a SWE-bench log folder or a Multi-SWE-bench workdir)."""
+
+    kind: str
+    submission: Submission | None = None
+
+
+def swebench_found(path: Path) -> Found | None:
+    """What `path` is, told by its content (None: no SWE-bench output). Telling reads
+    the predictions and lists the folders: `swebench_runs` takes the answer rather than
+    doing it again."""
     if path.is_file():
-        return "predictions" if path.suffix.lower() != ".csv" and is_predictions(path) else None
+        predictions = path.suffix.lower() != ".csv" and is_predictions(path)
+        return Found("predictions") if predictions else None
     if not path.is_dir():
         return None
-    if Submission.find(path) is not None:
-        return "submission"
+    submission = Submission.find(path)
+    if submission is not None:
+        return Found("submission", submission)
     if _swebench_instances(path) or _multi_instances(path):
-        return "logs"
+        return Found("logs")
     return None
 
 
-def swebench_runs(path: Path, logs: Iterable[Path] = ()) -> list[Run]:
+def swebench_kind(path: Path) -> str | None:
+    """`predictions`, `submission`, `logs` or None: what `path` is (`swebench_found`)."""
+    found = swebench_found(path)
+    return found.kind if found is not None else None
+
+
+def swebench_runs(path: Path, logs: Iterable[Path] = (), found: Found | None = None) -> list[Run]:
     """One run per instance (and model) of `path` (a predictions file, a submission
-    folder or a log folder), outcomes from `logs` too."""
-    kind = swebench_kind(path)
-    submission = Submission.find(path) if kind == "submission" else None
+    folder or a log folder), outcomes from `logs` too; `found`: what `path` is, when
+    already told."""
+    found = found if found is not None else swebench_found(path)
+    kind = found.kind if found is not None else None
+    submission = found.submission if found is not None else None
     if submission is not None:
         logs = [*submission.outcome_sources(), *logs]
     index = LogIndex.build(logs)
@@ -133,10 +153,9 @@ def swebench_runs(path: Path, logs: Iterable[Path] = ()) -> list[Run]:
     if kind == "predictions":
         return _prediction_runs(path, read_predictions(path), index)
     if kind == "logs":
-        found = LogIndex.build([path])
         return [
             _log_run(model, instance, folder, index)
-            for (model, instance), folder in found.folders.items()
+            for (model, instance), folder in LogIndex.build([path]).folders.items()
         ]
     raise HunkmetricsError(f"{path}: neither SWE-bench predictions nor evaluation logs")
 
