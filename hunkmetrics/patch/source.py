@@ -46,10 +46,7 @@ def read_stdin_bytes(stream: BinaryIO, max_bytes: int | None = None) -> bytes:
     limit = max_patch_bytes() if max_bytes is None else max_bytes
     data = read_capped(stream, limit)
     if len(data) > limit:
-        raise patch_error(
-            f"standard input: larger than {limit:,} bytes, the most hunkmetrics reads of a "
-            f"patch (set {MAX_PATCH_BYTES_ENV} to read more)"
-        )
+        raise _too_large("standard input", limit)
     return data
 
 
