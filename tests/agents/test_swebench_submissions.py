@@ -282,3 +282,6 @@ def test_the_one_command_summary_of_a_submission(tmp_path: Path) -> None:
     # instances whose outcome is known are repaired
     assert (row["bugs"], row["repaired"]) == (91, 9)
     assert row["repaired_rate"] == pytest.approx(9 / 90)
+    # the RR table's repair rate counts the same way: 9 of 90, not 9 of all 91 (0.0989)
+    rr_rows = json.loads(done.stdout)["tables"]["rr"]["rows"]
+    assert rr_rows and all(r["repair_rate"] == pytest.approx(9 / 90) for r in rr_rows)

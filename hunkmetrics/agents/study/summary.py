@@ -524,6 +524,13 @@ def _patterns(
     return SequencePatterns(settings.top_k, settings.windows, tuple(rows))
 
 
+def _known_share(verdicts: list[bool | None]) -> float | None:
+    """The share of True among the known verdicts, as Table 2 counts a repair rate (an
+    attempt the harness could not judge is in neither count)."""
+    known = [v for v in verdicts if v is not None]
+    return sum(known) / len(known) if known else None
+
+
 def _rr(names: tuple[str, ...], kept: list[StudyAttempt], settings: Settings) -> RRDistribution:
     rows = []
     plain = set()
@@ -539,7 +546,7 @@ def _rr(names: tuple[str, ...], kept: list[StudyAttempt], settings: Settings) ->
                 _rate(sum(v == 0 for v in rrs), n, settings),
                 _rate(sum(v < 0 for v in rrs), n, settings),
                 spread([float(v) for v in rrs]),
-                sum(a.repaired is True for a in items) / len(items) if items else None,
+                _known_share([a.repaired for a in items]),
             )
         )
     pairs = [
